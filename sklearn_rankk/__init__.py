@@ -1,0 +1,32 @@
+"""Ranking metrics @k for scikit-learn, exact under ties.
+
+Every metric takes ``(y_true, y_score, *, k=...)`` with 2-D score matrices
+(rows are queries or users, columns are items) and returns the mean over
+rows, or the value of every row with ``average=None``.
+"""
+
+from ._api import (
+    dcg_at_k_score,
+    f1_at_k_score,
+    hit_at_k_score,
+    map_at_k_score,
+    mrr_at_k_score,
+    ndcg_at_k_score,
+    precision_at_k_score,
+    r_precision_score,
+    recall_at_k_score,
+)
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "dcg_at_k_score",
+    "f1_at_k_score",
+    "hit_at_k_score",
+    "map_at_k_score",
+    "mrr_at_k_score",
+    "ndcg_at_k_score",
+    "precision_at_k_score",
+    "r_precision_score",
+    "recall_at_k_score",
+]

@@ -1,0 +1,424 @@
+"""Per-row metrics on the kernel's output, and the shared aggregation.
+
+Every metric is computed from :class:`~sklearn_rankk._topk.TopK` (ranks and
+tie groups) and a :class:`Block` (the relevance of a block of rows). The value
+is the exact expectation over all orderings of tied items (McSherry & Najork,
+ECIR 2008); with ``ignore_ties=True`` every tie group has one item and the
+same formulas give the value of the column-order ranking.
+
+Notation for one row: ranks ``p = 0 .. K-1``; the item at rank ``p`` lies in
+tie group ``g`` of ``n_g`` items (whole row) of which ``r_g`` are relevant,
+starting at rank ``a_g``; ``o = p - a_g`` is its offset in the group.
+
+* expected relevance at ``p``: ``r_g / n_g`` (linear metrics: P, R, F1,
+  R-precision, DCG, nDCG);
+* probability that rank ``p`` is relevant given that no earlier rank of its
+  group is: ``r_g / (n_g - o)``; with these, P(no relevant item in the top k)
+  and P(first relevant item at rank p) are products (hit, MRR);
+* ``E[rel_i rel_j]`` for two ranks of one group: ``r_g (r_g - 1) /
+  (n_g (n_g - 1))``, of different groups: the product of the expectations (AP).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.stats import hypergeom
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._topk import dense_rows, iter_blocks, top_k
+from ._validation import (
+    AVERAGE_OPTIONS,
+    DENOMINATOR_OPTIONS,
+    GAIN_OPTIONS,
+    check_bool,
+    check_inputs,
+    check_k,
+    check_option,
+    check_real,
+    check_zero_division,
+)
+
+# --------------------------------------------------------------------------
+# Relevance of a block of rows
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """Relevance of a block of rows, with lazily computed derived arrays."""
+
+    y_true: np.ndarray  # dense (n_rows, n_cols)
+    threshold: float
+    _cache: dict = field(default_factory=dict)
+
+    @property
+    def n_items(self):
+        return self.y_true.shape[1]
+
+    @property
+    def relevant(self):
+        """Binary relevance: ``y_true > relevance_threshold``."""
+        if "rel" not in self._cache:
+            self._cache["rel"] = self.y_true > self.threshold
+        return self._cache["rel"]
+
+    @property
+    def n_relevant(self):
+        """|R| per row, counting items that are not retrieved too."""
+        if "n_rel" not in self._cache:
+            self._cache["n_rel"] = np.count_nonzero(self.relevant, axis=1)
+        return self._cache["n_rel"]
+
+    def gains(self, gain):
+        """Gain of every item: the grade (linear) or ``2**grade - 1``.
+
+        Items at or below the relevance threshold have no gain.
+        """
+        key = ("gain", gain)
+        if key not in self._cache:
+            y = self.y_true.astype(np.float64, copy=False)
+            g = y if gain == "linear" else np.exp2(y) - 1.0
+            self._cache[key] = np.where(self.relevant, g, 0.0)
+        return self._cache[key]
+
+    def ideal_gains(self, gain, K):
+        """The ``K`` largest gains of every row, in decreasing order."""
+        key = ("ideal", gain, K)
+        if key not in self._cache:
+            g = self.gains(gain)
+            n = g.shape[1]
+            top = np.partition(g, n - K, axis=1)[:, n - K :] if K < n else g
+            self._cache[key] = -np.sort(-top, axis=1)
+        return self._cache[key]
+
+
+def _discount(K, log_base):
+    return np.log(log_base) / np.log(np.arange(2, K + 2, dtype=np.float64))
+
+
+# --------------------------------------------------------------------------
+# Per-row metrics. Each takes (block, topk, cut, params) where cut (n_rows,)
+# is the number of ranks counted per row, and returns (values, undefined)
+# with undefined marking rows that follow zero_division.
+# --------------------------------------------------------------------------
+
+
+def _in_cut(topk, cut):
+    return np.arange(topk.k) < cut[:, None]
+
+
+def _n_relevant_in_cut(block, topk, cut):
+    """Expected number of relevant items in the top ``cut`` ranks."""
+    e = topk.expected(block.relevant)
+    return np.sum(e, axis=1, where=_in_cut(topk, cut))
+
+
+def _precision(block, topk, cut, k, params):
+    return _n_relevant_in_cut(block, topk, cut) / k, None
+
+
+def _recall(block, topk, cut, k, params):
+    n_rel = block.n_relevant
+    c = _n_relevant_in_cut(block, topk, cut)
+    return _safe_div(c, n_rel), n_rel == 0
+
+
+def _f1(block, topk, cut, k, params):
+    # F1@k = 2 P R / (P + R) = 2 |R_k| / (k + |R|): linear in |R_k|.
+    n_rel = block.n_relevant
+    c = _n_relevant_in_cut(block, topk, cut)
+    return 2.0 * c / (k + n_rel), n_rel == 0
+
+
+def _r_precision(block, topk, cut, k, params):
+    n_rel = block.n_relevant
+    c = _n_relevant_in_cut(block, topk, cut)
+    return _safe_div(c, n_rel), n_rel == 0
+
+
+def _first_hit_terms(block, topk, cut):
+    """Per rank: P(relevant | no earlier rank of its group is relevant).
+
+    Returns (h, survive) where survive[:, p] = P(no relevant item at ranks < p)
+    within the cut.
+    """
+    r_g = topk.group_sum(block.relevant)
+    offset = np.arange(topk.k) - topk.gstart
+    h = np.clip(r_g / (topk.gsize - offset), 0.0, 1.0)
+    h = np.where(topk.valid & _in_cut(topk, cut), h, 0.0)
+    survive = np.ones_like(h)
+    np.cumprod(1.0 - h[:, :-1], axis=1, out=survive[:, 1:])
+    return h, survive
+
+
+def _hit(block, topk, cut, k, params):
+    h, survive = _first_hit_terms(block, topk, cut)
+    return 1.0 - survive[:, -1] * (1.0 - h[:, -1]), None
+
+
+def _mrr(block, topk, cut, k, params):
+    h, survive = _first_hit_terms(block, topk, cut)
+    ranks = np.arange(1, topk.k + 1, dtype=np.float64)
+    return np.sum(survive * h / ranks, axis=1), None
+
+
+def _average_precision(block, topk, cut, k, params):
+    """AP@k = sum_{p < k} rel_p * P@(p+1) / denominator, in expectation."""
+    denominator = params["denominator"]
+    rel = block.relevant
+    K = topk.k
+    pos = np.arange(K)
+    in_cut = _in_cut(topk, cut)
+    r_g = topk.group_sum(rel)
+    n_g = topk.gsize
+    e = np.where(topk.valid, r_g / n_g, 0.0)
+    pair = np.where(
+        topk.valid & (n_g > 1), r_g * (r_g - 1) / (n_g * np.maximum(n_g - 1, 1)), 0.0
+    )
+    # Relevant items expected before each group's start (groups before are
+    # wholly inside the top K, so this is their exact count).
+    csum = np.concatenate([np.zeros((e.shape[0], 1)), np.cumsum(e, axis=1)], axis=1)
+    before = np.take_along_axis(csum, topk.gstart, axis=1)
+    offset = pos - topk.gstart
+    ranks = pos + 1.0
+    terms = np.where(in_cut, (e * (1.0 + before) + offset * pair) / ranks, 0.0)
+    numerator = terms.sum(axis=1)
+    n_rel = block.n_relevant
+    undefined = n_rel == 0
+    if denominator == "relevant":
+        return _safe_div(numerator, n_rel), undefined
+    if denominator == "min":
+        return _safe_div(numerator, np.minimum(k, n_rel)), undefined
+
+    # "retrieved": divide by the number of relevant items in the top k, which
+    # is random only through the tie group straddling the cut-off. Condition
+    # on h, the number of its relevant items that land inside the cut
+    # (hypergeometric); given h they are uniformly spread over its ranks.
+    retrieved = np.sum(e, axis=1, where=in_cut)
+    values = _safe_div(numerator, retrieved)
+    last = np.maximum(cut - 1, 0)[:, None]
+    a = np.take_along_axis(topk.gstart, last, axis=1)[:, 0]
+    n = np.take_along_axis(n_g, last, axis=1)[:, 0]
+    r = np.take_along_axis(r_g, last, axis=1)[:, 0]
+    valid_last = np.take_along_axis(topk.valid, last, axis=1)[:, 0]
+    m = cut - a
+    straddle = valid_last & (a + n > cut) & (r > 0) & (cut > 0)
+    if np.any(straddle):
+        rows = np.flatnonzero(straddle)
+        a, n, r, m = a[rows], n[rows], r[rows].astype(np.int64), m[rows]
+        pre = pos < a[:, None]
+        c0 = np.sum(e[rows], axis=1, where=pre)
+        n0 = np.sum(terms[rows], axis=1, where=pre)
+        strad = ~pre & in_cut[rows]
+        s1 = np.sum(1.0 / ranks, where=strad, axis=1)
+        s2 = np.sum((pos - a[:, None]) / ranks, where=strad, axis=1)
+        hs = np.arange(int(np.max(np.minimum(m, r))) + 1)[None, :]
+        pmf = hypergeom.pmf(hs, n[:, None], r[:, None], m[:, None])
+        mf = m[:, None].astype(np.float64)
+        num = (
+            n0[:, None]
+            + hs / mf * (1.0 + c0[:, None]) * s1[:, None]
+            + np.where(mf > 1, hs * (hs - 1) / (mf * np.maximum(mf - 1, 1)), 0.0)
+            * s2[:, None]
+        )
+        den = c0[:, None] + hs
+        cond = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+        values[rows] = np.sum(pmf * cond, axis=1)
+    return values, undefined
+
+
+def _dcg_values(block, topk, cut, params):
+    gain = params["gain"]
+    g = topk.expected(block.gains(gain))
+    disc = _discount(topk.k, params["log_base"])
+    return np.sum(g * disc, axis=1, where=_in_cut(topk, cut))
+
+
+def _dcg(block, topk, cut, k, params):
+    return _dcg_values(block, topk, cut, params), None
+
+
+def _ndcg(block, topk, cut, k, params):
+    dcg = _dcg_values(block, topk, cut, params)
+    ideal = block.ideal_gains(params["gain"], topk.k)
+    disc = _discount(topk.k, params["log_base"])
+    idcg = np.sum(ideal * disc, axis=1, where=_in_cut(topk, cut))
+    return _safe_div(dcg, idcg), idcg <= 0
+
+
+def _safe_div(num, den):
+    num = np.asarray(num, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+# --------------------------------------------------------------------------
+# Metric specifications and the evaluation driver
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How to compute one metric: its per-row function and its cut-off."""
+
+    name: str
+    row_function: object
+    allow_k_none: bool = False
+    graded: bool = False
+    cut_is_n_relevant: bool = False  # R-precision: cut-off |R| per row
+    params: tuple = ()  # names of metric-specific keyword parameters
+
+
+SPECS = {
+    "precision": MetricSpec("precision", _precision),
+    "recall": MetricSpec("recall", _recall),
+    "f1": MetricSpec("f1", _f1),
+    "hit": MetricSpec("hit", _hit),
+    "mrr": MetricSpec("mrr", _mrr, allow_k_none=True),
+    "map": MetricSpec("map", _average_precision, allow_k_none=True, params=("denominator",)),
+    "dcg": MetricSpec("dcg", _dcg, allow_k_none=True, graded=True, params=("gain", "log_base")),
+    "ndcg": MetricSpec(
+        "ndcg", _ndcg, allow_k_none=True, graded=True, params=("gain", "log_base")
+    ),
+    "r_precision": MetricSpec("r_precision", _r_precision, cut_is_n_relevant=True),
+}
+
+
+def check_metric_params(spec, params):
+    """Validate a metric's own keyword parameters."""
+    out = {}
+    if "denominator" in spec.params:
+        out["denominator"] = check_option(
+            params["denominator"], "denominator", DENOMINATOR_OPTIONS
+        )
+    if "gain" in spec.params:
+        out["gain"] = check_option(params["gain"], "gain", GAIN_OPTIONS)
+    if "log_base" in spec.params:
+        out["log_base"] = check_real(params["log_base"], "log_base", low=1, low_inclusive=False)
+    return out
+
+
+def per_row_values(
+    requests,
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    ignore_ties=False,
+    relevance_threshold=0,
+    labels=None,
+):
+    """Per-row values of several metrics from one top-k pass per block.
+
+    Parameters
+    ----------
+    requests : list of (MetricSpec, k or None, dict of validated params)
+
+    Returns
+    -------
+    values : list of ndarray (n_samples,)
+    undefined : list of ndarray (n_samples,) of bool
+    sample_weight : validated sample weights or None
+    """
+    ignore_ties = check_bool(ignore_ties, "ignore_ties")
+    threshold = check_real(relevance_threshold, "relevance_threshold")
+    graded = any(spec.graded for spec, _, _ in requests)
+    data = check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
+    n_samples, n_items = data.shape
+    values = [np.empty(n_samples, dtype=np.float64) for _ in requests]
+    undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
+    for rows in iter_blocks(n_samples, n_items):
+        block = Block(dense_rows(data.y_true, rows), threshold)
+        n_rows = block.y_true.shape[0]
+        cuts = []
+        for spec, k, _ in requests:
+            if spec.cut_is_n_relevant:
+                cut = block.n_relevant
+            else:
+                cut = np.full(n_rows, n_items if k is None else min(k, n_items))
+            cuts.append(cut)
+        K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
+        topk = top_k(dense_rows(data.y_score, rows), K, ignore_ties=ignore_ties)
+        for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
+            nominal_k = n_items if k is None else k
+            if spec.cut_is_n_relevant:
+                nominal_k = block.n_relevant
+            v, u = spec.row_function(block, topk, cut, nominal_k, params)
+            values[i][rows] = v
+            if u is not None:
+                undefined[i][rows] = u
+    return values, undefined, data.sample_weight
+
+
+def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):
+    """Apply ``zero_division`` to undefined rows, then average.
+
+    This is the only place where rows are combined.
+    """
+    n_undefined = int(np.count_nonzero(undefined))
+    if n_undefined:
+        if zero_division == "warn":
+            warnings.warn(
+                f"{metric} is ill-defined and set to 0.0 in {n_undefined} of "
+                f"{values.shape[0]} samples with no relevant item. Use "
+                f"zero_division to control this behaviour.",
+                UndefinedMetricWarning,
+                stacklevel=4,
+            )
+            fill = 0.0
+        else:
+            fill = zero_division
+        values = values.copy()
+        values[undefined] = fill
+    if average is None:
+        return values
+    keep = ~np.isnan(values)
+    if not np.any(keep):
+        return float("nan")
+    w = None if sample_weight is None else sample_weight[keep]
+    if w is not None and not np.any(w > 0):
+        return float("nan")
+    return float(np.average(values[keep], weights=w))
+
+
+def evaluate(
+    name,
+    y_true,
+    y_score,
+    *,
+    k,
+    sample_weight,
+    average,
+    ignore_ties,
+    zero_division,
+    relevance_threshold,
+    labels,
+    **params,
+):
+    """Validate, compute per-row values, aggregate: the body of every metric."""
+    spec = SPECS[name]
+    metric = f"{name}_score" if spec.cut_is_n_relevant else f"{name}_at_k_score"
+    if not spec.cut_is_n_relevant:
+        k = check_k(k, allow_none=spec.allow_k_none, metric=metric)
+    average = check_option(average, "average", AVERAGE_OPTIONS)
+    zero_division = check_zero_division(zero_division)
+    params = check_metric_params(spec, params)
+    (values,), (undefined,), weights = per_row_values(
+        [(spec, k, params)],
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+    )
+    return aggregate(
+        values,
+        undefined,
+        sample_weight=weights,
+        average=average,
+        zero_division=zero_division,
+        metric=metric,
+    )

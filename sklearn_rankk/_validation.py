@@ -1,0 +1,298 @@
+"""Every input and parameter check of the package, in one place.
+
+Each check raises a ``ValueError`` or ``TypeError`` whose message names the
+parameter and says what was expected. Nothing is coerced in a way that could
+change an answer: relevance and scores keep their dtype (float32 stays
+float32), sparse ``y_true`` stays sparse.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
+AVERAGE_OPTIONS = ("mean", None)
+GAIN_OPTIONS = ("linear", "exponential")
+DENOMINATOR_OPTIONS = ("relevant", "min", "retrieved")
+
+_NUMERIC_KINDS = "biuf"
+
+
+@dataclass(frozen=True)
+class RankingInput:
+    """Validated inputs: ``y_true`` as a 2-D dense array or CSR matrix."""
+
+    y_true: object  # np.ndarray (2-D) or scipy.sparse.csr_matrix
+    y_score: object  # np.ndarray (2-D) or scipy.sparse.csr_matrix
+    sample_weight: np.ndarray | None
+
+    @property
+    def shape(self):
+        return self.y_score.shape
+
+
+def _describe(x):
+    return f"{type(x).__name__} {x!r}"
+
+
+def _as_array(x, name):
+    """Array from a list, numpy array, pandas object or sparse matrix."""
+    if x is None:
+        raise ValueError(f"{name} is required, got None.")
+    if sp.issparse(x):
+        return x
+    if hasattr(x, "to_numpy") and hasattr(x, "dtypes"):  # pandas DataFrame
+        dtypes = list(getattr(x.dtypes, "values", [x.dtypes]))
+        if all(
+            getattr(dt, "kind", "O") in _NUMERIC_KINDS
+            and isinstance(dt, np.dtype)
+            for dt in dtypes
+        ):
+            return x.to_numpy()
+        # pandas extension dtypes (Int64, boolean, Float64): missing values
+        # become NaN and are then reported as NaN.
+        try:
+            return x.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"{name} must hold numbers; the DataFrame has dtypes "
+                f"{sorted({str(d) for d in dtypes})}."
+            ) from exc
+    if hasattr(x, "to_numpy"):  # pandas Series
+        return x.to_numpy()
+    try:
+        return np.asarray(x)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(
+            f"{name} must be a rectangular array; could not convert it: {exc}"
+        ) from exc
+
+
+def _check_numeric_dtype(x, name):
+    kind = x.dtype.kind
+    if kind == "c":
+        raise TypeError(f"{name} must be real numbers; got complex dtype {x.dtype}.")
+    if kind not in _NUMERIC_KINDS:
+        raise TypeError(
+            f"{name} must be a numeric (bool, integer or float) array; "
+            f"got dtype {x.dtype}."
+        )
+
+
+def check_y_score(y_score):
+    """Validate ``y_score``: 2-D, numeric, non-empty, no NaN (±inf allowed)."""
+    y_score = _as_array(y_score, "y_score")
+    if sp.issparse(y_score):
+        y_score = y_score.tocsr()
+        values = y_score.data
+    else:
+        values = y_score
+    _check_numeric_dtype(y_score, "y_score")
+    if y_score.ndim != 2:
+        raise ValueError(
+            f"y_score must be a 2-D array of shape (n_samples, n_items); got "
+            f"{y_score.ndim}-D with shape {y_score.shape}. For a single ranking, "
+            f"pass it as one row: y_score.reshape(1, -1)."
+        )
+    if y_score.shape[0] == 0 or y_score.shape[1] == 0:
+        raise ValueError(
+            f"y_score is empty: shape {y_score.shape}; at least one row and one "
+            f"column are needed."
+        )
+    if values.dtype.kind == "f" and values.size and np.isnan(np.min(values)):
+        raise ValueError(
+            "y_score contains NaN. Use -inf for items that are not retrieved."
+        )
+    return y_score
+
+
+def check_y_true(y_true, y_score_shape, *, graded, labels=None):
+    """Validate ``y_true`` against the shape of ``y_score``.
+
+    Returns a 2-D dense array or a CSR matrix. 1-D class labels become a
+    one-hot CSR matrix whose columns are ``labels`` (or the sorted unique
+    labels of ``y_true``), as in :func:`sklearn.metrics.top_k_accuracy_score`.
+    """
+    y_true = _as_array(y_true, "y_true")
+    if not sp.issparse(y_true) and y_true.ndim == 1:
+        return _labels_to_csr(y_true, y_score_shape, labels)
+    if labels is not None:
+        raise ValueError(
+            "labels is only used with 1-D class labels in y_true; y_true is "
+            f"{y_true.ndim}-D here. Leave labels=None."
+        )
+    if sp.issparse(y_true):
+        y_true = y_true.tocsr()
+        y_true.sum_duplicates()
+        values = y_true.data
+    else:
+        values = y_true
+    _check_numeric_dtype(y_true, "y_true")
+    if y_true.ndim != 2:
+        raise ValueError(
+            f"y_true must be 2-D relevance of shape (n_samples, n_items), or "
+            f"1-D class labels; got {y_true.ndim}-D with shape {y_true.shape}."
+        )
+    if y_true.shape != tuple(y_score_shape):
+        raise ValueError(
+            f"y_true and y_score must have the same shape; got y_true "
+            f"{y_true.shape} and y_score {tuple(y_score_shape)}."
+        )
+    if values.size and values.dtype.kind == "f":
+        lo, hi = np.min(values), np.max(values)
+        if np.isnan(lo) or np.isnan(hi):
+            raise ValueError("y_true contains NaN; relevance must be finite.")
+        if np.isinf(lo) or np.isinf(hi):
+            raise ValueError("y_true contains infinite values; relevance must be finite.")
+    if graded and values.size and values.dtype.kind != "b" and np.min(values) < 0:
+        raise ValueError(
+            "y_true contains negative relevance; graded metrics (DCG, nDCG) need "
+            "non-negative grades (use 0 for non-relevant items)."
+        )
+    return y_true
+
+
+def _labels_to_csr(y_true, shape, labels):
+    n_samples, n_classes = shape
+    if y_true.shape[0] != n_samples:
+        raise ValueError(
+            f"y_true (1-D class labels) has {y_true.shape[0]} samples but y_score "
+            f"has {n_samples} rows; they must match."
+        )
+    if y_true.dtype.kind == "f" and np.isnan(y_true).any():
+        raise ValueError("y_true contains NaN; class labels must be defined.")
+    if y_true.dtype.kind == "c":
+        raise TypeError(f"y_true must not be complex; got dtype {y_true.dtype}.")
+    if labels is None:
+        classes = np.unique(y_true)
+        if classes.shape[0] != n_classes:
+            raise ValueError(
+                f"Number of classes in y_true ({classes.shape[0]}) not equal to "
+                f"the number of columns in y_score ({n_classes}). Pass labels= "
+                f"with all the classes, in column order of y_score."
+            )
+    else:
+        classes = np.asarray(labels)
+        if classes.ndim != 1:
+            raise ValueError(f"labels must be 1-D; got shape {classes.shape}.")
+        if classes.shape[0] != n_classes:
+            raise ValueError(
+                f"labels has {classes.shape[0]} entries but y_score has "
+                f"{n_classes} columns; there must be one label per column."
+            )
+        if np.unique(classes).shape[0] != classes.shape[0]:
+            raise ValueError("labels must be unique.")
+        if not np.array_equal(np.sort(classes), classes):
+            raise ValueError(
+                "labels must be ordered (sorted), as the columns of y_score are "
+                "in sorted label order."
+            )
+    try:
+        cols = np.searchsorted(classes, y_true)
+    except TypeError as exc:
+        raise TypeError(
+            "y_true labels cannot be compared with labels: "
+            f"{y_true.dtype} against {classes.dtype}."
+        ) from exc
+    cols_clipped = np.minimum(cols, n_classes - 1)
+    found = classes[cols_clipped] == y_true
+    if not np.all(found):
+        missing = np.unique(y_true[~found])
+        raise ValueError(
+            f"y_true contains labels not found in labels: {missing[:10].tolist()}."
+        )
+    data = np.ones(n_samples, dtype=np.int8)
+    return sp.csr_matrix(
+        (data, cols_clipped, np.arange(n_samples + 1)), shape=(n_samples, n_classes)
+    )
+
+
+def check_sample_weight(sample_weight, n_samples):
+    if sample_weight is None:
+        return None
+    w = _as_array(sample_weight, "sample_weight")
+    if sp.issparse(w):
+        raise TypeError("sample_weight must be a dense 1-D array.")
+    _check_numeric_dtype(w, "sample_weight")
+    if w.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D; got shape {w.shape}.")
+    if w.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} entries but there are {n_samples} "
+            f"samples (rows); they must match."
+        )
+    w = w.astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight must be finite (no NaN or inf).")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative.")
+    if not np.any(w > 0):
+        raise ValueError("sample_weight must have at least one positive weight.")
+    return w
+
+
+def check_k(k, *, allow_none, metric):
+    if k is None:
+        if allow_none:
+            return None
+        raise ValueError(
+            f"k=None (the whole ranking) is not accepted by {metric}; it is only "
+            f"accepted by dcg, ndcg, map and mrr. Pass an integer k >= 1."
+        )
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k must be an integer >= 1; got {_describe(k)}.")
+    if k < 1:
+        raise ValueError(f"k must be an integer >= 1; got {k}.")
+    return int(k)
+
+
+def check_option(value, name, options):
+    for opt in options:
+        if value is opt or (isinstance(value, str) and value == opt):
+            return value
+    shown = ", ".join(repr(o) for o in options)
+    raise ValueError(f"{name} must be one of {shown}; got {value!r}.")
+
+
+def check_zero_division(zero_division):
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return zero_division
+    elif isinstance(zero_division, numbers.Real) and not isinstance(
+        zero_division, (bool, np.bool_)
+    ):
+        if np.isnan(zero_division) or zero_division in (0, 1):
+            return float(zero_division)
+    raise ValueError(
+        f"zero_division must be one of {', '.join(ZERO_DIVISION_OPTIONS)}; "
+        f"got {zero_division!r}."
+    )
+
+
+def check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {_describe(value)}.")
+    return bool(value)
+
+
+def check_real(value, name, *, low=None, low_inclusive=True):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {_describe(value)}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite; got {value}.")
+    if low is not None and (value < low or (value == low and not low_inclusive)):
+        op = ">=" if low_inclusive else ">"
+        raise ValueError(f"{name} must be {op} {low}; got {value}.")
+    return value
+
+
+def check_inputs(y_true, y_score, sample_weight, *, graded, labels):
+    y_score = check_y_score(y_score)
+    y_true = check_y_true(y_true, y_score.shape, graded=graded, labels=labels)
+    w = check_sample_weight(sample_weight, y_score.shape[0])
+    return RankingInput(y_true=y_true, y_score=y_score, sample_weight=w)
