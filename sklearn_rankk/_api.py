@@ -89,7 +89,14 @@ def _doc(
         else "\n        Accepted for a uniform interface; it has no effect here.",
         graded_doc=_GRADED if graded else "",
     )
-    parts = [summary, "", "    Parameters", "    ----------", _INPUTS, k_doc + extra + common]
+    parts = [
+        summary,
+        "",
+        "    Parameters",
+        "    ----------",
+        _INPUTS,
+        k_doc + extra + common,
+    ]
     parts += ["", _RETURNS]
     if notes:
         parts += ["", "    Notes", "    -----", notes]
@@ -244,7 +251,7 @@ def f1_at_k_score(
 
 @_documented(
     _doc(
-        """    Hit at k (success@k): 1 if any of the top ``k`` items is relevant, else 0.
+        """    Hit at k (success@k): 1 if a relevant item is in the top ``k``, else 0.
 
     On 1-D class labels this is scikit-learn's ``top_k_accuracy_score``.
     Under ties, the value is the probability of a hit over all orderings of

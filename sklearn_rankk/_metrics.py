@@ -34,6 +34,7 @@ from ._validation import (
     DENOMINATOR_OPTIONS,
     GAIN_OPTIONS,
     check_bool,
+    check_exponential_gain,
     check_inputs,
     check_k,
     check_option,
@@ -85,13 +86,16 @@ class Block:
         return self._cache[key]
 
     def ideal_gains(self, gain, K):
-        """The ``K`` largest gains of every row, in decreasing order."""
+        """The ``K`` largest gains of every row, in decreasing order.
+
+        The ideal ranking is the ranking by gain itself, so it comes from the
+        same kernel (ties among equal gains do not change the gains).
+        """
         key = ("ideal", gain, K)
         if key not in self._cache:
             g = self.gains(gain)
-            n = g.shape[1]
-            top = np.partition(g, n - K, axis=1)[:, n - K :] if K < n else g
-            self._cache[key] = -np.sort(-top, axis=1)
+            ideal = top_k(g, K, ignore_ties=True)
+            self._cache[key] = np.take_along_axis(g, ideal.cols, axis=1)
         return self._cache[key]
 
 
@@ -213,8 +217,8 @@ def _average_precision(block, topk, cut, k, params):
         c0 = np.sum(e[rows], axis=1, where=pre)
         n0 = np.sum(terms[rows], axis=1, where=pre)
         strad = ~pre & in_cut[rows]
-        s1 = np.sum(1.0 / ranks, where=strad, axis=1)
-        s2 = np.sum((pos - a[:, None]) / ranks, where=strad, axis=1)
+        s1 = np.sum(np.where(strad, 1.0 / ranks, 0.0), axis=1)
+        s2 = np.sum(np.where(strad, (pos - a[:, None]) / ranks, 0.0), axis=1)
         hs = np.arange(int(np.max(np.minimum(m, r))) + 1)[None, :]
         pmf = hypergeom.pmf(hs, n[:, None], r[:, None], m[:, None])
         mf = m[:, None].astype(np.float64)
@@ -277,8 +281,12 @@ SPECS = {
     "f1": MetricSpec("f1", _f1),
     "hit": MetricSpec("hit", _hit),
     "mrr": MetricSpec("mrr", _mrr, allow_k_none=True),
-    "map": MetricSpec("map", _average_precision, allow_k_none=True, params=("denominator",)),
-    "dcg": MetricSpec("dcg", _dcg, allow_k_none=True, graded=True, params=("gain", "log_base")),
+    "map": MetricSpec(
+        "map", _average_precision, allow_k_none=True, params=("denominator",)
+    ),
+    "dcg": MetricSpec(
+        "dcg", _dcg, allow_k_none=True, graded=True, params=("gain", "log_base")
+    ),
     "ndcg": MetricSpec(
         "ndcg", _ndcg, allow_k_none=True, graded=True, params=("gain", "log_base")
     ),
@@ -296,7 +304,9 @@ def check_metric_params(spec, params):
     if "gain" in spec.params:
         out["gain"] = check_option(params["gain"], "gain", GAIN_OPTIONS)
     if "log_base" in spec.params:
-        out["log_base"] = check_real(params["log_base"], "log_base", low=1, low_inclusive=False)
+        out["log_base"] = check_real(
+            params["log_base"], "log_base", low=1, low_inclusive=False
+        )
     return out
 
 
@@ -326,6 +336,8 @@ def per_row_values(
     threshold = check_real(relevance_threshold, "relevance_threshold")
     graded = any(spec.graded for spec, _, _ in requests)
     data = check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
+    if any(params.get("gain") == "exponential" for _, _, params in requests):
+        check_exponential_gain(data.y_true)
     n_samples, n_items = data.shape
     values = [np.empty(n_samples, dtype=np.float64) for _ in requests]
     undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]

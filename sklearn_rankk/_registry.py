@@ -51,7 +51,11 @@ METRICS = {
         MetricInfo("mrr", _api.mrr_at_k_score, allow_k_none=True, perfect_is_one=True),
         MetricInfo("map", _api.map_at_k_score, allow_k_none=True),
         MetricInfo(
-            "dcg", _api.dcg_at_k_score, allow_k_none=True, graded=True, bounds=(0.0, None)
+            "dcg",
+            _api.dcg_at_k_score,
+            allow_k_none=True,
+            graded=True,
+            bounds=(0.0, None),
         ),
         MetricInfo(
             "ndcg",

@@ -119,10 +119,10 @@ def top_k(scores, K, *, ignore_ties):
     -------
     TopK
     """
-    n, m = scores.shape
-    if K < m:
+    n, n_cols = scores.shape
+    if n_cols > K:
         # K-th largest value of every row: selection, not a sort.
-        kth = np.partition(scores, m - K, axis=1)[:, m - K]
+        kth = np.partition(scores, n_cols - K, axis=1)[:, n_cols - K]
     else:
         kth = np.min(scores, axis=1)
     kth_col = kth[:, None]
@@ -137,9 +137,7 @@ def top_k(scores, K, *, ignore_ties):
         # Keep the `room` tied items of lowest column index (column order).
         rows = np.flatnonzero(short)
         rank_in_tie = np.cumsum(tied[rows], axis=1, dtype=np.int32)
-        selected[rows] = above[rows] | (
-            tied[rows] & (rank_in_tie <= room[rows, None])
-        )
+        selected[rows] = above[rows] | (tied[rows] & (rank_in_tie <= room[rows, None]))
     cols = np.nonzero(selected)[1].reshape(n, K)  # ascending column order
     sel_scores = np.take_along_axis(scores, cols, axis=1)
     # Stable descending sort that keeps ascending column order among ties.
@@ -166,9 +164,7 @@ def top_k(scores, K, *, ignore_ties):
     # Group end inside the top K: next group's start, computed from the right.
     is_end = np.ones((n, K), dtype=bool)
     is_end[:, :-1] = new_group[:, 1:]
-    gend = np.minimum.accumulate(np.where(is_end, pos + 1, K)[:, ::-1], axis=1)[
-        :, ::-1
-    ]
+    gend = np.minimum.accumulate(np.where(is_end, pos + 1, K)[:, ::-1], axis=1)[:, ::-1]
     gsize = gend - gstart
     last = gstart == gstart[:, -1:]
     gsize = np.where(last, n_tied[:, None], gsize)

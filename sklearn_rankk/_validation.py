@@ -47,21 +47,19 @@ def _as_array(x, name):
         return x
     if hasattr(x, "to_numpy") and hasattr(x, "dtypes"):  # pandas DataFrame
         dtypes = list(getattr(x.dtypes, "values", [x.dtypes]))
-        if all(
-            getattr(dt, "kind", "O") in _NUMERIC_KINDS
-            and isinstance(dt, np.dtype)
-            for dt in dtypes
-        ):
-            return x.to_numpy()
-        # pandas extension dtypes (Int64, boolean, Float64): missing values
-        # become NaN and are then reported as NaN.
-        try:
-            return x.to_numpy(dtype=np.float64, na_value=np.nan)
-        except (TypeError, ValueError) as exc:
+        kinds = {getattr(dt, "kind", "O") for dt in dtypes}
+        if "c" in kinds:
+            raise TypeError(f"{name} must be real numbers; got complex columns.")
+        if not kinds <= set(_NUMERIC_KINDS):
             raise TypeError(
-                f"{name} must hold numbers; the DataFrame has dtypes "
-                f"{sorted({str(d) for d in dtypes})}."
-            ) from exc
+                f"{name} must hold numbers (bool, integer or float columns); the "
+                f"DataFrame has dtypes {sorted({str(d) for d in dtypes})}."
+            )
+        if all(isinstance(dt, np.dtype) for dt in dtypes):
+            return x.to_numpy(dtype=np.result_type(*dtypes))
+        # pandas nullable dtypes (Int64, boolean, Float64): a missing value
+        # becomes NaN and is then reported as NaN.
+        return x.to_numpy(dtype=np.float64, na_value=np.nan)
     if hasattr(x, "to_numpy"):  # pandas Series
         return x.to_numpy()
     try:
@@ -83,11 +81,26 @@ def _check_numeric_dtype(x, name):
         )
 
 
+def _check_sparse_2d(x, name):
+    if x.ndim != 2:
+        raise ValueError(f"{name} must be 2-D; got a {x.ndim}-D sparse array.")
+
+
+def _canonical_csr(x):
+    """CSR with summed duplicates, never modifying the caller's matrix."""
+    x = x.tocsr()
+    if not x.has_canonical_format:
+        x = x.copy()
+        x.sum_duplicates()
+    return x
+
+
 def check_y_score(y_score):
     """Validate ``y_score``: 2-D, numeric, non-empty, no NaN (±inf allowed)."""
     y_score = _as_array(y_score, "y_score")
     if sp.issparse(y_score):
-        y_score = y_score.tocsr()
+        _check_sparse_2d(y_score, "y_score")
+        y_score = _canonical_csr(y_score)
         values = y_score.data
     else:
         values = y_score
@@ -126,8 +139,8 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
             f"{y_true.ndim}-D here. Leave labels=None."
         )
     if sp.issparse(y_true):
-        y_true = y_true.tocsr()
-        y_true.sum_duplicates()
+        _check_sparse_2d(y_true, "y_true")
+        y_true = _canonical_csr(y_true)
         values = y_true.data
     else:
         values = y_true
@@ -147,7 +160,9 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
         if np.isnan(lo) or np.isnan(hi):
             raise ValueError("y_true contains NaN; relevance must be finite.")
         if np.isinf(lo) or np.isinf(hi):
-            raise ValueError("y_true contains infinite values; relevance must be finite.")
+            raise ValueError(
+                "y_true contains infinite values; relevance must be finite."
+            )
     if graded and values.size and values.dtype.kind != "b" and np.min(values) < 0:
         raise ValueError(
             "y_true contains negative relevance; graded metrics (DCG, nDCG) need "
@@ -167,36 +182,22 @@ def _labels_to_csr(y_true, shape, labels):
         raise ValueError("y_true contains NaN; class labels must be defined.")
     if y_true.dtype.kind == "c":
         raise TypeError(f"y_true must not be complex; got dtype {y_true.dtype}.")
-    if labels is None:
-        classes = np.unique(y_true)
-        if classes.shape[0] != n_classes:
-            raise ValueError(
-                f"Number of classes in y_true ({classes.shape[0]}) not equal to "
-                f"the number of columns in y_score ({n_classes}). Pass labels= "
-                f"with all the classes, in column order of y_score."
-            )
-    else:
-        classes = np.asarray(labels)
-        if classes.ndim != 1:
-            raise ValueError(f"labels must be 1-D; got shape {classes.shape}.")
-        if classes.shape[0] != n_classes:
-            raise ValueError(
-                f"labels has {classes.shape[0]} entries but y_score has "
-                f"{n_classes} columns; there must be one label per column."
-            )
-        if np.unique(classes).shape[0] != classes.shape[0]:
-            raise ValueError("labels must be unique.")
-        if not np.array_equal(np.sort(classes), classes):
-            raise ValueError(
-                "labels must be ordered (sorted), as the columns of y_score are "
-                "in sorted label order."
-            )
     try:
+        if labels is None:
+            classes = np.unique(y_true)
+            if classes.shape[0] != n_classes:
+                raise ValueError(
+                    f"Number of classes in y_true ({classes.shape[0]}) not equal to "
+                    f"the number of columns in y_score ({n_classes}). Pass labels= "
+                    f"with all the classes, in column order of y_score."
+                )
+        else:
+            classes = _check_labels(labels, n_classes)
         cols = np.searchsorted(classes, y_true)
     except TypeError as exc:
         raise TypeError(
-            "y_true labels cannot be compared with labels: "
-            f"{y_true.dtype} against {classes.dtype}."
+            "y_true class labels (and labels) must be of one comparable type; "
+            f"got {exc}."
         ) from exc
     cols_clipped = np.minimum(cols, n_classes - 1)
     found = classes[cols_clipped] == y_true
@@ -209,6 +210,38 @@ def _labels_to_csr(y_true, shape, labels):
     return sp.csr_matrix(
         (data, cols_clipped, np.arange(n_samples + 1)), shape=(n_samples, n_classes)
     )
+
+
+def _check_labels(labels, n_classes):
+    classes = np.asarray(labels)
+    if classes.ndim != 1:
+        raise ValueError(f"labels must be 1-D; got shape {classes.shape}.")
+    if classes.shape[0] != n_classes:
+        raise ValueError(
+            f"labels has {classes.shape[0]} entries but y_score has "
+            f"{n_classes} columns; there must be one label per column."
+        )
+    if classes.dtype.kind == "f" and np.isnan(classes).any():
+        raise ValueError("labels contains NaN.")
+    if np.unique(classes).shape[0] != classes.shape[0]:
+        raise ValueError("labels must be unique.")
+    if not np.array_equal(np.sort(classes), classes):
+        raise ValueError(
+            "labels must be ordered (sorted), as the columns of y_score are "
+            "in sorted label order."
+        )
+    return classes
+
+
+def check_exponential_gain(y_true):
+    """2**grade must be finite in float64: grades below 1024."""
+    values = y_true.data if sp.issparse(y_true) else y_true
+    if values.size and np.max(values) >= 1024:
+        raise ValueError(
+            f'gain="exponential" overflows for grades >= 1024 (2**grade is '
+            f"infinite); y_true has a grade of {np.max(values)}. Use "
+            f'gain="linear".'
+        )
 
 
 def check_sample_weight(sample_weight, n_samples):
@@ -259,14 +292,13 @@ def check_option(value, name, options):
 
 
 def check_zero_division(zero_division):
-    if isinstance(zero_division, str):
-        if zero_division == "warn":
-            return zero_division
-    elif isinstance(zero_division, numbers.Real) and not isinstance(
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return zero_division
+    is_real = isinstance(zero_division, numbers.Real) and not isinstance(
         zero_division, (bool, np.bool_)
-    ):
-        if np.isnan(zero_division) or zero_division in (0, 1):
-            return float(zero_division)
+    )
+    if is_real and (np.isnan(zero_division) or zero_division in (0, 1)):
+        return float(zero_division)
     raise ValueError(
         f"zero_division must be one of {', '.join(ZERO_DIVISION_OPTIONS)}; "
         f"got {zero_division!r}."

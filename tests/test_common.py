@@ -106,7 +106,9 @@ def test_bounds(name, ignore_ties):
     for seed in range(5):
         y_true, y_score = data(seed)
         for k in (1, 3, 20):
-            rows = call(name, y_true, y_score, k=k, average=None, ignore_ties=ignore_ties)
+            rows = call(
+                name, y_true, y_score, k=k, average=None, ignore_ties=ignore_ties
+            )
             assert np.all(rows >= low)
             if high is not None:
                 assert np.all(rows <= high + 1e-12)
@@ -141,8 +143,15 @@ def test_float32_equals_float64(name):
 @pytest.mark.parametrize("name", ALL)
 @pytest.mark.parametrize(
     "fmt",
-    [sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.lil_matrix, sp.csr_array,
-     sp.coo_array, sp.dok_matrix],  # fmt: skip
+    [
+        sp.csr_matrix,
+        sp.csc_matrix,
+        sp.coo_matrix,
+        sp.lil_matrix,
+        sp.csr_array,
+        sp.coo_array,
+        sp.dok_matrix,
+    ],  # fmt: skip
 )
 def test_sparse_equals_dense(name, fmt):
     y_true, y_score = data(7)

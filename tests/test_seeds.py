@@ -80,7 +80,9 @@ def test_r_precision_examples(flags, n_relevant, expected):
     y_true, y_score = ranked(flags, total_relevant=n_relevant)
     assert r_precision_score(y_true, y_score) == pytest.approx(expected)
     # R-precision = P@|R| = R@|R|
-    assert precision_at_k_score(y_true, y_score, k=n_relevant) == pytest.approx(expected)
+    assert precision_at_k_score(y_true, y_score, k=n_relevant) == pytest.approx(
+        expected
+    )
     assert recall_at_k_score(y_true, y_score, k=n_relevant) == pytest.approx(expected)
 
 
@@ -125,7 +127,8 @@ def test_position_blindness():
 
 
 @pytest.mark.parametrize(
-    ("k", "p_x", "p_y"), [(2, 1.0, 0.0), (3, 2 / 3, 1 / 3), (5, 0.4, 0.6), (10, 0.2, 0.3)]
+    ("k", "p_x", "p_y"),
+    [(2, 1.0, 0.0), (3, 2 / 3, 1 / 3), (5, 0.4, 0.6), (10, 0.2, 0.3)],
 )
 def test_winner_depends_on_k(k, p_x, p_y):
     x = ranked([1, 1, 0, 0, 0, 0, 0, 0, 0, 0])

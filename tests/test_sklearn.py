@@ -39,9 +39,16 @@ def test_ndcg_dcg_match_sklearn_tie_free(seed, k, ignore_ties):
     # order, so the two tie modes are compared on tie-free scores.
     y_true, y_score = _graded(seed, ties=False)
     w = np.random.default_rng(seed).random(y_true.shape[0])
-    expected = ndcg_score(y_true, y_score, k=k, sample_weight=w, ignore_ties=ignore_ties)
+    expected = ndcg_score(
+        y_true, y_score, k=k, sample_weight=w, ignore_ties=ignore_ties
+    )
     got = ndcg_at_k_score(
-        y_true, y_score, k=k, sample_weight=w, ignore_ties=ignore_ties, zero_division=0.0
+        y_true,
+        y_score,
+        k=k,
+        sample_weight=w,
+        ignore_ties=ignore_ties,
+        zero_division=0.0,
     )
     assert got == pytest.approx(expected, rel=1e-12)
     expected = dcg_score(y_true, y_score, k=k, log_base=10, ignore_ties=ignore_ties)
@@ -74,4 +81,6 @@ def test_hit_on_string_labels_with_labels_argument():
     y_score = rng.random((50, 4))
     y_true = labels[rng.integers(0, 3, size=50)]  # "dog" never occurs
     expected = top_k_accuracy_score(y_true, y_score, k=2, labels=labels)
-    assert hit_at_k_score(y_true, y_score, k=2, labels=labels) == pytest.approx(expected)
+    assert hit_at_k_score(y_true, y_score, k=2, labels=labels) == pytest.approx(
+        expected
+    )
