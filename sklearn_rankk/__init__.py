@@ -16,10 +16,15 @@ from ._api import (
     r_precision_score,
     recall_at_k_score,
 )
+from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "RankingScorer",
+    "get_scorer",
+    "get_scorer_names",
+    "make_ranking_scorer",
     "dcg_at_k_score",
     "f1_at_k_score",
     "hit_at_k_score",

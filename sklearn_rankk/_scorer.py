@@ -1,0 +1,503 @@
+"""Scorers: every metric as a scikit-learn ``scoring`` callable.
+
+``get_scorer("ndcg@10")`` returns a scorer for one metric; ``get_scorer([...])``
+returns one scorer that computes several metrics from a single top-k pass and
+returns a dict, which scikit-learn accepts as multi-metric ``scoring``.
+
+A scorer turns an estimator's output into a 2-D score matrix aligned with the
+true relevance, whatever the kind of model:
+
+* 1-D ``y`` (multiclass labels): columns are the fitted ``estimator.classes_``;
+  a test label the estimator never saw in training becomes an extra column
+  scored ``-inf`` (not retrieved), so it counts as a miss rather than failing
+  or shifting the columns.
+* 2-D ``y`` (multilabel indicator, relevance matrix): ``decision_function`` or
+  ``predict_proba`` as a matrix, or the per-label list of ``(n, n_classes)``
+  probability arrays of ``KNeighborsClassifier``, ``RandomForestClassifier``
+  or ``MultiOutputClassifier`` (the probability of the positive class; a
+  label constant in training gives 0 or 1); ``predict`` of multi-output
+  regressors.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn import get_config
+from sklearn.utils.metadata_routing import MetadataRequest
+
+from ._metrics import SPECS, aggregate, check_metric_params, per_row_values
+from ._registry import METRICS
+from ._validation import (
+    AVERAGE_OPTIONS,
+    check_bool,
+    check_k,
+    check_option,
+    check_real,
+    check_zero_division,
+)
+
+DEFAULT_RESPONSE_METHOD = ("decision_function", "predict_proba", "predict")
+
+_COMMON_DEFAULTS = {
+    "ignore_ties": False,
+    "zero_division": "warn",
+    "relevance_threshold": 0,
+}
+_METRIC_PARAM_DEFAULTS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>\d+))?$")
+
+
+def get_scorer_names():
+    """The forms of scorer names that :func:`get_scorer` accepts.
+
+    ``<metric>@<k>`` takes any positive integer k; a metric name alone means
+    the whole ranking (k=None) and exists for the metrics that allow it.
+
+    Returns
+    -------
+    names : list of str
+
+    Examples
+    --------
+    >>> from sklearn_rankk import get_scorer_names
+    >>> get_scorer_names()[:3]
+    ['precision@<k>', 'recall@<k>', 'f1@<k>']
+    >>> "r_precision" in get_scorer_names()
+    True
+    """
+    with_k = [f"{name}@<k>" for name, info in METRICS.items() if info.needs_k]
+    alone = [name for name, info in METRICS.items() if info.allow_k_none]
+    return with_k + alone + [n for n, i in METRICS.items() if not i.needs_k]
+
+
+def _parse_name(name):
+    """``"ndcg@10"`` -> ("ndcg", 10); ``"map"`` -> ("map", None)."""
+    if not isinstance(name, str):
+        raise TypeError(f"A scorer name must be a string; got {name!r}.")
+    match = _NAME.match(name)
+    metric = match["metric"] if match else None
+    info = METRICS.get(metric)
+    if info is not None:
+        if match["k"] is None:
+            if info.allow_k_none or not info.needs_k:
+                return metric, None
+        elif info.needs_k:
+            k = int(match["k"])
+            if k >= 1:
+                return metric, k
+    forms = get_scorer_names()
+    concrete = [f.replace("<k>", "10") for f in forms]
+    close = difflib.get_close_matches(name, concrete, n=1, cutoff=0.5)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise ValueError(
+        f"Unknown scorer name {name!r}.{hint} Valid forms: {', '.join(forms)} "
+        f"(k a positive integer, e.g. 'ndcg@10')."
+    )
+
+
+class RankingScorer:
+    """A scikit-learn scorer for one or several ranking metrics.
+
+    Build it with :func:`get_scorer` or :func:`make_ranking_scorer` rather
+    than directly. Call it as ``scorer(estimator, X, y, sample_weight=None)``:
+    it returns a float for one metric, or a dict of name -> float for a list
+    of metrics, all computed from one top-k pass.
+
+    Parameters
+    ----------
+    metrics : list of (key, metric name, k, dict of metric parameters)
+        What to compute; ``key`` is the name in the returned dict.
+    response_method : str or tuple of str
+        Estimator method(s) giving the scores, tried in order.
+    return_dict : bool
+        Whether ``__call__`` returns a dict (several metrics) or a float.
+    ignore_ties, zero_division, relevance_threshold
+        As in the metric functions, shared by every metric of the scorer.
+    rebuild : str
+        Python expression that rebuilds the scorer, shown by ``repr``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_rankk import get_scorer
+    >>> X, y = load_digits(return_X_y=True)
+    >>> model = GaussianNB().fit(X[:1000], y[:1000])
+    >>> scorer = get_scorer(["hit@1", "mrr"])
+    >>> scorer
+    get_scorer(['hit@1', 'mrr'])
+    >>> {name: round(v, 3) for name, v in scorer(model, X[1000:], y[1000:]).items()}
+    {'hit@1': 0.793, 'mrr': 0.867}
+    """
+
+    def __init__(
+        self,
+        metrics,
+        *,
+        response_method=DEFAULT_RESPONSE_METHOD,
+        return_dict=False,
+        ignore_ties=False,
+        zero_division="warn",
+        relevance_threshold=0,
+        rebuild="RankingScorer(...)",
+    ):
+        self.metrics = list(metrics)
+        self.response_method = response_method
+        self.return_dict = return_dict
+        self.ignore_ties = ignore_ties
+        self.zero_division = zero_division
+        self.relevance_threshold = relevance_threshold
+        self.rebuild = rebuild
+        self._score_request = {}
+
+    def __repr__(self):
+        return self.rebuild
+
+    # -- metadata routing (public sklearn API only) -----------------------
+
+    def set_score_request(self, **requests):
+        """Request metadata (e.g. ``sample_weight=True``) for ``__call__``.
+
+        Only available when ``sklearn.set_config(enable_metadata_routing=True)``.
+
+        Returns
+        -------
+        self : RankingScorer
+        """
+        if not get_config().get("enable_metadata_routing", False):
+            raise RuntimeError(
+                "set_score_request needs metadata routing: call "
+                "sklearn.set_config(enable_metadata_routing=True) first."
+            )
+        unknown = set(requests) - {"sample_weight"}
+        if unknown:
+            raise TypeError(
+                f"Ranking scorers accept only sample_weight as metadata; got "
+                f"{sorted(unknown)}."
+            )
+        self._score_request.update(requests)
+        return self
+
+    def get_metadata_routing(self):
+        """The metadata this scorer requests, for scikit-learn's routing.
+
+        Returns
+        -------
+        routing : sklearn.utils.metadata_routing.MetadataRequest
+        """
+        request = MetadataRequest(owner=type(self).__name__)
+        for param, alias in self._score_request.items():
+            request.score.add_request(param=param, alias=alias)
+        return request
+
+    def _accept_sample_weight(self):
+        # Read by scikit-learn's multi-metric scorer when routing is off.
+        return True
+
+    # -- scoring ------------------------------------------------------------
+
+    def __call__(self, estimator, X, y_true, sample_weight=None, **kwargs):
+        if kwargs:
+            raise TypeError(
+                f"Unexpected metadata for a ranking scorer: {sorted(kwargs)}; "
+                f"only sample_weight is used."
+            )
+        y_true, y_score, labels = _scores_for(
+            estimator, X, y_true, self.response_method
+        )
+        return self._score(y_true, y_score, sample_weight=sample_weight, labels=labels)
+
+    def _score(self, y_true, y_score, *, sample_weight=None, labels=None):
+        requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
+        values, undefined, weights = per_row_values(
+            requests,
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            ignore_ties=self.ignore_ties,
+            relevance_threshold=self.relevance_threshold,
+            labels=labels,
+        )
+        scores = {
+            key: aggregate(
+                v,
+                u,
+                sample_weight=weights,
+                average="mean",
+                zero_division=self.zero_division,
+                metric=key,
+            )
+            for (key, *_), v, u in zip(self.metrics, values, undefined)
+        }
+        if self.return_dict:
+            return scores
+        return next(iter(scores.values()))
+
+
+def _check_common(kwargs):
+    """Validate the keyword options shared by every metric of a scorer."""
+    common = dict(_COMMON_DEFAULTS)
+    metric_params = {}
+    for key, value in kwargs.items():
+        if key in _COMMON_DEFAULTS:
+            common[key] = value
+        elif key in _METRIC_PARAM_DEFAULTS:
+            metric_params[key] = value
+        elif key == "average":
+            check_option(value, "average", AVERAGE_OPTIONS[:1])
+        else:
+            raise TypeError(
+                f"Unexpected keyword argument {key!r} for a ranking scorer."
+            )
+    common["ignore_ties"] = check_bool(common["ignore_ties"], "ignore_ties")
+    common["zero_division"] = check_zero_division(common["zero_division"])
+    check_real(common["relevance_threshold"], "relevance_threshold")
+    return common, metric_params
+
+
+def _metric_entry(key, metric, k, metric_params):
+    spec = SPECS[metric]
+    wanted = {p: metric_params.get(p, _METRIC_PARAM_DEFAULTS[p]) for p in spec.params}
+    extra = set(metric_params) - set(spec.params)
+    if extra:
+        raise TypeError(
+            f"{sorted(extra)} do not apply to {metric!r}; it takes "
+            f"{list(spec.params) or 'no metric-specific parameters'}."
+        )
+    return (key, metric, k, check_metric_params(spec, wanted))
+
+
+def _check_response_method(response_method):
+    methods = (
+        (response_method,) if isinstance(response_method, str) else response_method
+    )
+    methods = tuple(methods)
+    allowed = set(DEFAULT_RESPONSE_METHOD)
+    if not methods or any(m not in allowed for m in methods):
+        raise ValueError(
+            f"response_method must be one of {sorted(allowed)} or a tuple of them; "
+            f"got {response_method!r}."
+        )
+    return response_method
+
+
+def _format_kwargs(kwargs):
+    return "".join(f", {k}={v!r}" for k, v in kwargs.items())
+
+
+def get_scorer(scoring, *, response_method=DEFAULT_RESPONSE_METHOD, **kwargs):
+    """A scorer from a metric name such as ``"ndcg@10"``, or a list of names.
+
+    Parameters
+    ----------
+    scoring : str, list of str or RankingScorer
+        ``"<metric>@<k>"`` (precision, recall, f1, hit, mrr, map, dcg, ndcg;
+        any positive k), ``"r_precision"``, or ``"mrr"``, ``"map"``,
+        ``"dcg"``, ``"ndcg"`` alone for the whole ranking. A list gives one
+        scorer returning a dict keyed by the names as given, computed from a
+        single top-k pass over the largest k; use it as ``scoring=`` and
+        ``refit="<name>"``. A RankingScorer is returned unchanged.
+    response_method : str or tuple of str, \
+default=("decision_function", "predict_proba", "predict")
+        Estimator method(s) giving the scores, the first available is used.
+    **kwargs
+        Options passed to every metric: ``ignore_ties``, ``zero_division``,
+        ``relevance_threshold``, and where they apply ``denominator``,
+        ``gain``, ``log_base``.
+
+    Returns
+    -------
+    scorer : RankingScorer
+        Callable as ``scorer(estimator, X, y, sample_weight=None)``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_rankk import get_scorer
+    >>> X, y = load_digits(return_X_y=True)
+    >>> scores = cross_val_score(GaussianNB(), X, y, cv=3, scoring=get_scorer("hit@3"))
+    >>> scores.round(3)
+    array([0.963, 0.954, 0.922])
+    """
+    if isinstance(scoring, RankingScorer):
+        return scoring
+    _check_response_method(response_method)
+    common, metric_params = _check_common(kwargs)
+    names = [scoring] if isinstance(scoring, str) else scoring
+    if not isinstance(names, (list, tuple)) or not names:
+        raise TypeError(
+            f"scoring must be a scorer name or a non-empty list of names; got "
+            f"{scoring!r}."
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"Duplicate scorer names in {list(names)}.")
+    entries = []
+    for name in names:
+        metric, k = _parse_name(name)
+        usable = {p: v for p, v in metric_params.items() if p in SPECS[metric].params}
+        entries.append(_metric_entry(name, metric, k, usable))
+    unused = set(metric_params) - {p for _, m, _, _ in entries for p in SPECS[m].params}
+    if unused:
+        raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
+    shown = repr(scoring if isinstance(scoring, str) else list(scoring))
+    if response_method != DEFAULT_RESPONSE_METHOD:
+        kwargs = {"response_method": response_method, **kwargs}
+    return RankingScorer(
+        entries,
+        response_method=response_method,
+        return_dict=not isinstance(scoring, str),
+        rebuild=f"get_scorer({shown}{_format_kwargs(kwargs)})",
+        **common,
+    )
+
+
+def make_ranking_scorer(
+    score_func, *, response_method=DEFAULT_RESPONSE_METHOD, k=10, **kwargs
+):
+    """A scorer from one of this package's metric functions and its options.
+
+    Parameters
+    ----------
+    score_func : callable
+        One of the package's metric functions, e.g. ``map_at_k_score``.
+    response_method : str or tuple of str, \
+default=("decision_function", "predict_proba", "predict")
+        Estimator method(s) giving the scores, the first available is used.
+    k : int or None, default=10
+        Cut-off (ignored by ``r_precision_score``).
+    **kwargs
+        The metric's other keyword arguments (``denominator``, ``gain``,
+        ``ignore_ties``, ``zero_division``, ...).
+
+    Returns
+    -------
+    scorer : RankingScorer
+
+    Examples
+    --------
+    >>> from sklearn_rankk import make_ranking_scorer, map_at_k_score
+    >>> make_ranking_scorer(map_at_k_score, k=20, denominator="min")
+    make_ranking_scorer(map_at_k_score, k=20, denominator='min')
+    """
+    info = next((i for i in METRICS.values() if i.function is score_func), None)
+    if info is None:
+        raise TypeError(
+            f"make_ranking_scorer takes one of sklearn_rankk's metric functions; "
+            f"got {score_func!r}. For other metrics use sklearn.metrics.make_scorer."
+        )
+    _check_response_method(response_method)
+    common, metric_params = _check_common(kwargs)
+    if info.needs_k:
+        k = check_k(k, allow_none=info.allow_k_none, metric=score_func.__name__)
+        shown = {"k": k, **kwargs}
+    else:
+        k, shown = None, dict(kwargs)
+    if response_method != DEFAULT_RESPONSE_METHOD:
+        shown = {"response_method": response_method, **shown}
+    key = info.name if k is None else f"{info.name}@{k}"
+    return RankingScorer(
+        [_metric_entry(key, info.name, k, metric_params)],
+        response_method=response_method,
+        rebuild=f"make_ranking_scorer({score_func.__name__}{_format_kwargs(shown)})",
+        **common,
+    )
+
+
+# ----------------------------------------------------------------------------
+# From an estimator's output to a score matrix aligned with y_true
+# ----------------------------------------------------------------------------
+
+
+def _response(estimator, X, response_method):
+    methods = (
+        (response_method,) if isinstance(response_method, str) else response_method
+    )
+    for method in methods:
+        func = getattr(estimator, method, None)
+        if func is not None:
+            return method, func(X)
+    raise AttributeError(
+        f"{type(estimator).__name__} has none of the methods {list(methods)} "
+        f"needed to score it as a ranker."
+    )
+
+
+def _positive_class_scores(outputs, estimator):
+    """Per-label list of (n, n_classes) probabilities -> (n, n_labels)."""
+    classes = getattr(estimator, "classes_", None)
+    columns = []
+    for j, proba in enumerate(outputs):
+        proba = np.asarray(proba)
+        cls = (
+            np.asarray(classes[j]) if classes is not None else np.arange(proba.shape[1])
+        )
+        if proba.ndim != 2 or cls.shape[0] != proba.shape[1] or cls.shape[0] > 2:
+            raise ValueError(
+                f"Output {j} of {type(estimator).__name__} has shape {proba.shape} "
+                f"for classes {cls.tolist()}: a ranking needs one score per label, "
+                f"which only binary (0/1) labels give."
+            )
+        positive = np.flatnonzero(cls.astype(bool))
+        if positive.size:
+            columns.append(proba[:, positive[0]])
+        else:  # the label was always 0 in training: probability 0 of being 1
+            columns.append(np.zeros(proba.shape[0], dtype=proba.dtype))
+    return np.column_stack(columns)
+
+
+def _scores_for(estimator, X, y_true, response_method):
+    """(y_true, y_score, labels) ready for the metrics."""
+    method, raw = _response(estimator, X, response_method)
+    y_arr = y_true if sp.issparse(y_true) else np.asarray(y_true)
+    if isinstance(raw, list):
+        raw = _positive_class_scores(raw, estimator)
+    y_score = np.asarray(raw)
+    if y_arr.ndim == 1:
+        return _multiclass(estimator, method, y_arr, y_score)
+    if y_score.ndim == 1:
+        raise ValueError(
+            f"{type(estimator).__name__}.{method} returned 1-D scores but y has "
+            f"{y_arr.shape[1]} columns: the estimator treated the problem as "
+            f"binary (scikit-learn does so for a 2-column y it does not see as "
+            f"multilabel). Fit a multilabel wrapper such as OneVsRestClassifier, "
+            f"or score with a 1-D y of class labels."
+        )
+    if y_score.shape != y_arr.shape:
+        raise ValueError(
+            f"{type(estimator).__name__}.{method} returned scores of shape "
+            f"{y_score.shape} for y of shape {y_arr.shape}; they must match."
+        )
+    return y_true, y_score, None
+
+
+def _multiclass(estimator, method, y, y_score):
+    classes = getattr(estimator, "classes_", None)
+    if classes is None or np.ndim(classes) != 1:
+        raise ValueError(
+            f"y is 1-D class labels but {type(estimator).__name__} has no 1-D "
+            f"classes_ to map the columns of {method} to labels."
+        )
+    classes = np.asarray(classes)
+    if y_score.ndim == 1 and classes.shape[0] == 2:
+        # Binary decision_function: one score, for classes_[1].
+        y_score = np.column_stack([-y_score, y_score])
+    if y_score.ndim != 2 or y_score.shape[1] != classes.shape[0]:
+        raise ValueError(
+            f"{type(estimator).__name__}.{method} returned shape {y_score.shape} "
+            f"for {classes.shape[0]} classes; expected one score column per class."
+        )
+    unseen = np.setdiff1d(np.unique(y), classes)
+    if unseen.size == 0:
+        return y, y_score, classes
+    # Labels the estimator never saw in training: columns scored -inf (not
+    # retrieved), so those rows count as misses.
+    labels = np.union1d(classes, unseen)
+    full = np.full((y_score.shape[0], labels.shape[0]), -np.inf)
+    full[:, np.searchsorted(labels, classes)] = y_score
+    return y, full, labels
