@@ -36,8 +36,8 @@ _COMMON = """\
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
         random-ranking expectation. If True, tied items are ranked by
-        column order (lower column index first): faster, deterministic,
-        but column order then matters.
+        column order (lower column index first): deterministic and a little
+        faster, but column order then matters.
     zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
         Value of samples for which the metric is undefined{undefined}.
         ``"warn"`` gives 0.0 and an ``UndefinedMetricWarning``; ``np.nan``

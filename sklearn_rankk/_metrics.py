@@ -28,7 +28,7 @@ import numpy as np
 from scipy.stats import hypergeom
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._topk import dense_rows, iter_blocks, top_k
+from ._topk import dense_rows, iter_blocks, top_k, top_values
 from ._validation import (
     AVERAGE_OPTIONS,
     DENOMINATOR_OPTIONS,
@@ -80,22 +80,15 @@ class Block:
         """
         key = ("gain", gain)
         if key not in self._cache:
-            y = self.y_true.astype(np.float64, copy=False)
-            g = y if gain == "linear" else np.exp2(y) - 1.0
-            self._cache[key] = np.where(self.relevant, g, 0.0)
+            y = np.where(self.relevant, self.y_true, 0.0)
+            self._cache[key] = y if gain == "linear" else np.exp2(y) - 1.0
         return self._cache[key]
 
     def ideal_gains(self, gain, K):
-        """The ``K`` largest gains of every row, in decreasing order.
-
-        The ideal ranking is the ranking by gain itself, so it comes from the
-        same kernel (ties among equal gains do not change the gains).
-        """
+        """The ``K`` largest gains of every row, in decreasing order."""
         key = ("ideal", gain, K)
         if key not in self._cache:
-            g = self.gains(gain)
-            ideal = top_k(g, K, ignore_ties=True)
-            self._cache[key] = np.take_along_axis(g, ideal.cols, axis=1)
+            self._cache[key] = top_values(self.gains(gain), K)
         return self._cache[key]
 
 
@@ -337,31 +330,45 @@ def per_row_values(
     graded = any(spec.graded for spec, _, _ in requests)
     data = check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
     if any(params.get("gain") == "exponential" for _, _, params in requests):
-        check_exponential_gain(data.y_true)
+        check_exponential_gain(data.y_true, threshold)
     n_samples, n_items = data.shape
     values = [np.empty(n_samples, dtype=np.float64) for _ in requests]
     undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
-    for rows in iter_blocks(n_samples, n_items):
-        block = Block(dense_rows(data.y_true, rows), threshold)
-        n_rows = block.y_true.shape[0]
-        cuts = []
-        for spec, k, _ in requests:
-            if spec.cut_is_n_relevant:
-                cut = block.n_relevant
-            else:
-                cut = np.full(n_rows, n_items if k is None else min(k, n_items))
-            cuts.append(cut)
-        K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
-        topk = top_k(dense_rows(data.y_score, rows), K, ignore_ties=ignore_ties)
-        for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
-            nominal_k = n_items if k is None else k
-            if spec.cut_is_n_relevant:
-                nominal_k = block.n_relevant
-            v, u = spec.row_function(block, topk, cut, nominal_k, params)
-            values[i][rows] = v
-            if u is not None:
-                undefined[i][rows] = u
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked
+        for rows in iter_blocks(n_samples, n_items):
+            _evaluate_block(
+                data, rows, requests, threshold, ignore_ties, values, undefined
+            )
     return values, undefined, data.sample_weight
+
+
+def _evaluate_block(data, rows, requests, threshold, ignore_ties, values, undefined):
+    """One top-k pass over a block of rows; fills values and undefined."""
+    n_items = data.shape[1]
+    block = Block(dense_rows(data.y_true, rows), threshold)
+    n_rows = block.y_true.shape[0]
+    cuts = []
+    for spec, k, _ in requests:
+        if spec.cut_is_n_relevant:
+            cut = block.n_relevant
+        else:
+            cut = np.full(n_rows, n_items if k is None else min(k, n_items))
+        cuts.append(cut)
+    K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
+    topk = top_k(dense_rows(data.y_score, rows), K, ignore_ties=ignore_ties)
+    for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
+        nominal_k = n_items if k is None else k
+        if spec.cut_is_n_relevant:
+            nominal_k = block.n_relevant
+        v, u = spec.row_function(block, topk, cut, nominal_k, params)
+        if not np.all(np.isfinite(v)):
+            raise ValueError(
+                f"{spec.name} overflowed float64 on some rows: the gains of "
+                f"y_true are too large (use smaller grades or gain='linear')."
+            )
+        values[i][rows] = v
+        if u is not None:
+            undefined[i][rows] = u
 
 
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):
@@ -386,13 +393,14 @@ def aggregate(values, undefined, *, sample_weight, average, zero_division, metri
         values[undefined] = fill
     if average is None:
         return values
-    keep = ~np.isnan(values)
-    if not np.any(keep):
-        return float("nan")
+    # Only rows left out by zero_division=np.nan are dropped.
+    keep = ~undefined if n_undefined and np.isnan(fill) else slice(None)
+    kept = values[keep]
     w = None if sample_weight is None else sample_weight[keep]
-    if w is not None and not np.any(w > 0):
+    if kept.size == 0 or (w is not None and not np.any(w > 0)):
+        # Every row (or every positively weighted row) was left out.
         return float("nan")
-    return float(np.average(values[keep], weights=w))
+    return float(np.average(kept, weights=w))
 
 
 def evaluate(

@@ -48,7 +48,7 @@ _COMMON_DEFAULTS = {
     "relevance_threshold": 0,
 }
 _METRIC_PARAM_DEFAULTS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
-_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>\d+))?$")
+_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
 
 
 def get_scorer_names():
@@ -90,9 +90,12 @@ def _parse_name(name):
             if k >= 1:
                 return metric, k
     forms = get_scorer_names()
-    concrete = [f.replace("<k>", "10") for f in forms]
-    close = difflib.get_close_matches(name, concrete, n=1, cutoff=0.5)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
+    if info is not None and match["k"] is None:
+        hint = f" {metric} needs a cut-off: use '{metric}@<k>', e.g. '{metric}@10'."
+    else:
+        concrete = [f.replace("<k>", "10") for f in forms]
+        close = difflib.get_close_matches(name.lower(), concrete, n=1, cutoff=0.5)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
     raise ValueError(
         f"Unknown scorer name {name!r}.{hint} Valid forms: {', '.join(forms)} "
         f"(k a positive integer, e.g. 'ndcg@10')."
@@ -152,7 +155,9 @@ class RankingScorer:
         self.zero_division = zero_division
         self.relevance_threshold = relevance_threshold
         self.rebuild = rebuild
-        self._score_request = {}
+        # Unset (None) by default: with routing on, passing sample_weight
+        # without requesting it raises, as for scikit-learn's own scorers.
+        self._score_request = {"sample_weight": None}
 
     def __repr__(self):
         return self.rebuild
@@ -285,8 +290,14 @@ def _check_response_method(response_method):
     return response_method
 
 
+def _format_value(value):
+    if isinstance(value, float) and np.isnan(value):
+        return "float('nan')"
+    return repr(value)
+
+
 def _format_kwargs(kwargs):
-    return "".join(f", {k}={v!r}" for k, v in kwargs.items())
+    return "".join(f", {k}={_format_value(v)}" for k, v in kwargs.items())
 
 
 def get_scorer(scoring, *, response_method=DEFAULT_RESPONSE_METHOD, **kwargs):

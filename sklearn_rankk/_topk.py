@@ -22,8 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-#: Number of matrix cells (rows x columns) processed at once. Each temporary of
-#: a block is at most this many elements (8 MiB for float64).
+#: Number of matrix cells (rows x columns) processed at once: a block holds
+#: ``max(1, BLOCK_CELLS // n_columns)`` rows, so each full-width temporary is
+#: about this many elements (8 MiB as float64). A row wider than this is a
+#: block of its own; its temporaries are then a few arrays of the row's width
+#: and about ten arrays of ``k`` entries.
 BLOCK_CELLS = 1 << 20
 
 
@@ -100,6 +103,17 @@ class TopK:
         """
         out = self.group_sum(values) / self.gsize
         return np.where(self.valid, out, 0.0)
+
+
+def top_values(values, K):
+    """The ``K`` largest values of every row, in decreasing order.
+
+    For rankings by the values themselves (the ideal ranking of nDCG), where
+    the order among equal values does not matter.
+    """
+    n_cols = values.shape[1]
+    top = np.partition(values, n_cols - K, axis=1)[:, n_cols - K :]
+    return -np.sort(-top, axis=1)
 
 
 def top_k(scores, K, *, ignore_ties):

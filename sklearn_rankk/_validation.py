@@ -45,8 +45,12 @@ def _as_array(x, name):
         raise ValueError(f"{name} is required, got None.")
     if sp.issparse(x):
         return x
-    if hasattr(x, "to_numpy") and hasattr(x, "dtypes"):  # pandas DataFrame
-        dtypes = list(getattr(x.dtypes, "values", [x.dtypes]))
+    if hasattr(x, "to_numpy") and hasattr(x, "columns"):  # pandas DataFrame
+        dtypes = list(x.dtypes)
+        if not dtypes:
+            raise ValueError(
+                f"{name} is empty: a DataFrame with no columns (shape {x.shape})."
+            )
         kinds = {getattr(dt, "kind", "O") for dt in dtypes}
         if "c" in kinds:
             raise TypeError(f"{name} must be real numbers; got complex columns.")
@@ -233,10 +237,10 @@ def _check_labels(labels, n_classes):
     return classes
 
 
-def check_exponential_gain(y_true):
-    """2**grade must be finite in float64: grades below 1024."""
+def check_exponential_gain(y_true, threshold):
+    """2**grade must be finite in float64: relevant grades below 1024."""
     values = y_true.data if sp.issparse(y_true) else y_true
-    if values.size and np.max(values) >= 1024:
+    if values.size and np.max(values) >= 1024 and threshold < np.max(values):
         raise ValueError(
             f'gain="exponential" overflows for grades >= 1024 (2**grade is '
             f"infinite); y_true has a grade of {np.max(values)}. Use "

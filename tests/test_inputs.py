@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from sklearn_rankk import (
+    dcg_at_k_score,
     hit_at_k_score,
     map_at_k_score,
     mrr_at_k_score,
@@ -104,3 +105,38 @@ def test_k_larger_than_the_row():
     assert precision_at_k_score(y_true, y_score, k=10) == pytest.approx(2 / 10)
     assert recall_at_k_score(y_true, y_score, k=10) == 1.0
     assert map_at_k_score(y_true, y_score, k=10) == pytest.approx((1 / 2 + 2 / 3) / 2)
+
+
+def test_string_labels_as_pandas_series():
+    pd = pytest.importorskip("pandas")
+    y_score = [[0.1, 0.5, 0.4], [0.3, 0.3, 0.4], [0.6, 0.2, 0.2]]
+    y_true = pd.Series(["a", "c", "b"])  # top-1 columns: b, c, a -> one hit
+    assert hit_at_k_score(y_true, y_score, k=1) == pytest.approx(1 / 3)
+    categorical = y_true.astype("category")
+    assert hit_at_k_score(categorical, y_score, k=1) == pytest.approx(1 / 3)
+
+
+def test_gain_overflow_is_an_error_not_a_dropped_row():
+    y_true = [[1023, 1023, 1023], [1, 0, 0]]
+    y_score = [[3.0, 2.0, 1.0], [0.0, 0.0, 1.0]]
+    with pytest.raises(ValueError, match="overflow"):
+        ndcg_at_k_score(y_true, y_score, k=3, gain="exponential")
+    # Grades at or below the threshold carry no gain, so they cannot overflow.
+    value = dcg_at_k_score(
+        [[2000, 3]], [[0.1, 0.2]], k=2, gain="exponential", relevance_threshold=2500
+    )
+    assert value == 0.0
+
+
+def test_nan_zero_division_drops_only_undefined_rows():
+    y_true = np.array([[0, 0], [1, 0]])
+    y_score = np.array([[0.2, 0.1], [0.1, 0.2]])
+    # The defined row has weight 0: nothing is left to average.
+    assert np.isnan(
+        recall_at_k_score(
+            y_true, y_score, k=1, zero_division=np.nan, sample_weight=[1, 0]
+        )
+    )
+    assert recall_at_k_score(
+        y_true, y_score, k=1, zero_division=np.nan, sample_weight=[1, 2]
+    ) == pytest.approx(0.0)
