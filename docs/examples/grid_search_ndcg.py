@@ -31,10 +31,9 @@ def main():
     results = search.cv_results_
     print("min_samples_leaf  mean CV accuracy  mean CV nDCG@5")
     for i, params in enumerate(results["params"]):
-        print(
-            f"{params['min_samples_leaf']:>16}  {results['mean_test_accuracy'][i]:>16.4f}"
-            f"  {results['mean_test_ndcg@5'][i]:>14.4f}"
-        )
+        accuracy = results["mean_test_accuracy"][i]
+        ndcg5 = results["mean_test_ndcg@5"][i]
+        print(f"{params['min_samples_leaf']:>16}  {accuracy:>16.4f}  {ndcg5:>14.4f}")
     ndcg = get_scorer("ndcg@5")
     for metric in ("accuracy", "ndcg@5"):
         best = results["params"][results[f"rank_test_{metric}"].argmin()]
