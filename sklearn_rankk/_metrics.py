@@ -97,9 +97,10 @@ def _discount(K, log_base):
 
 
 # --------------------------------------------------------------------------
-# Per-row metrics. Each takes (block, topk, cut, params) where cut (n_rows,)
-# is the number of ranks counted per row, and returns (values, undefined)
-# with undefined marking rows that follow zero_division.
+# Per-row metrics. Each takes (block, topk, cut, k, params): cut (n_rows,) is
+# the number of ranks counted per row, k the nominal cut-off (P@k divides by
+# it even when a row is shorter). Each returns (values, undefined), undefined
+# marking the rows that follow zero_division (None: never undefined).
 # --------------------------------------------------------------------------
 
 
@@ -128,12 +129,6 @@ def _f1(block, topk, cut, k, params):
     n_rel = block.n_relevant
     c = _n_relevant_in_cut(block, topk, cut)
     return 2.0 * c / (k + n_rel), n_rel == 0
-
-
-def _r_precision(block, topk, cut, k, params):
-    n_rel = block.n_relevant
-    c = _n_relevant_in_cut(block, topk, cut)
-    return _safe_div(c, n_rel), n_rel == 0
 
 
 def _first_hit_terms(block, topk, cut):
@@ -283,7 +278,8 @@ SPECS = {
     "ndcg": MetricSpec(
         "ndcg", _ndcg, allow_k_none=True, graded=True, params=("gain", "log_base")
     ),
-    "r_precision": MetricSpec("r_precision", _r_precision, cut_is_n_relevant=True),
+    # R-precision is recall (= precision) at the cut-off |R| of each row.
+    "r_precision": MetricSpec("r_precision", _recall, cut_is_n_relevant=True),
 }
 
 
