@@ -17,6 +17,7 @@ from ._api import (
     recall_at_k_score,
 )
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
+from ._topk import num_threads, set_num_threads
 
 __version__ = "0.1.0.dev0"
 
@@ -31,7 +32,9 @@ __all__ = [
     "map_at_k_score",
     "mrr_at_k_score",
     "ndcg_at_k_score",
+    "num_threads",
     "precision_at_k_score",
     "r_precision_score",
     "recall_at_k_score",
+    "set_num_threads",
 ]

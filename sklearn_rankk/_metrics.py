@@ -1,7 +1,7 @@
 """Per-row metrics on the kernel's output, and the shared aggregation.
 
-Every metric is computed from :class:`~sklearn_rankk._topk.TopK` (ranks and
-tie groups) and a :class:`Block` (the relevance of a block of rows). The value
+Every metric is computed from :class:`~sklearn_rankk._topk.Ranked`: the
+ranks, tie groups and relevance the kernel returns for a block of rows. The value
 is the exact expectation over all orderings of tied items (McSherry & Najork,
 ECIR 2008); with ``ignore_ties=True`` every tie group has one item and the
 same formulas give the value of the column-order ranking.
@@ -22,13 +22,13 @@ starting at rank ``a_g``; ``o = p - a_g`` is its offset in the group.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import hypergeom
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._topk import dense_rows, iter_blocks, top_k, top_values
+from ._topk import RelevanceSource, iter_blocks, rank_block
 from ._validation import (
     AVERAGE_OPTIONS,
     DENOMINATOR_OPTIONS,
@@ -42,143 +42,90 @@ from ._validation import (
     check_zero_division,
 )
 
-# --------------------------------------------------------------------------
-# Relevance of a block of rows
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class Block:
-    """Relevance of a block of rows, with lazily computed derived arrays."""
-
-    y_true: np.ndarray  # dense (n_rows, n_cols)
-    threshold: float
-    _cache: dict = field(default_factory=dict)
-
-    @property
-    def n_items(self):
-        return self.y_true.shape[1]
-
-    @property
-    def relevant(self):
-        """Binary relevance: ``y_true > relevance_threshold``."""
-        if "rel" not in self._cache:
-            self._cache["rel"] = self.y_true > self.threshold
-        return self._cache["rel"]
-
-    @property
-    def n_relevant(self):
-        """|R| per row, counting items that are not retrieved too."""
-        if "n_rel" not in self._cache:
-            self._cache["n_rel"] = np.count_nonzero(self.relevant, axis=1)
-        return self._cache["n_rel"]
-
-    def gains(self, gain):
-        """Gain of every item: the grade (linear) or ``2**grade - 1``.
-
-        Items at or below the relevance threshold have no gain.
-        """
-        key = ("gain", gain)
-        if key not in self._cache:
-            y = np.where(self.relevant, self.y_true, 0.0)
-            self._cache[key] = y if gain == "linear" else np.exp2(y) - 1.0
-        return self._cache[key]
-
-    def ideal_gains(self, gain, K):
-        """The ``K`` largest gains of every row, in decreasing order."""
-        key = ("ideal", gain, K)
-        if key not in self._cache:
-            self._cache[key] = top_values(self.gains(gain), K)
-        return self._cache[key]
-
 
 def _discount(K, log_base):
     return np.log(log_base) / np.log(np.arange(2, K + 2, dtype=np.float64))
 
 
 # --------------------------------------------------------------------------
-# Per-row metrics. Each takes (block, topk, cut, k, params): cut (n_rows,) is
+# Per-row metrics. Each takes (ranked, cut, k, params): cut (n_rows,) is
 # the number of ranks counted per row, k the nominal cut-off (P@k divides by
 # it even when a row is shorter). Each returns (values, undefined), undefined
 # marking the rows that follow zero_division (None: never undefined).
 # --------------------------------------------------------------------------
 
 
-def _in_cut(topk, cut):
-    return np.arange(topk.k) < cut[:, None]
+def _in_cut(ranked, cut):
+    return np.arange(ranked.k) < cut[:, None]
 
 
-def _n_relevant_in_cut(block, topk, cut):
+def _n_relevant_in_cut(ranked, cut):
     """Expected number of relevant items in the top ``cut`` ranks."""
-    e = topk.expected(block.relevant)
-    return np.sum(e, axis=1, where=_in_cut(topk, cut))
+    return np.sum(ranked.expected_relevant(), axis=1, where=_in_cut(ranked, cut))
 
 
-def _precision(block, topk, cut, k, params):
-    return _n_relevant_in_cut(block, topk, cut) / k, None
+def _precision(ranked, cut, k, params):
+    return _n_relevant_in_cut(ranked, cut) / k, None
 
 
-def _recall(block, topk, cut, k, params):
-    n_rel = block.n_relevant
-    c = _n_relevant_in_cut(block, topk, cut)
-    return _safe_div(c, n_rel), n_rel == 0
+def _recall(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    return _safe_div(_n_relevant_in_cut(ranked, cut), n_rel), n_rel == 0
 
 
-def _f1(block, topk, cut, k, params):
+def _f1(ranked, cut, k, params):
     # F1@k = 2 P R / (P + R) = 2 |R_k| / (k + |R|): linear in |R_k|.
-    n_rel = block.n_relevant
-    c = _n_relevant_in_cut(block, topk, cut)
-    return 2.0 * c / (k + n_rel), n_rel == 0
+    n_rel = ranked.n_relevant
+    return 2.0 * _n_relevant_in_cut(ranked, cut) / (k + n_rel), n_rel == 0
 
 
-def _first_hit_terms(block, topk, cut):
+def _first_hit_terms(ranked, cut):
     """Per rank: P(relevant | no earlier rank of its group is relevant).
 
     Returns (h, survive) where survive[:, p] = P(no relevant item at ranks < p)
     within the cut.
     """
-    r_g = topk.group_sum(block.relevant)
-    offset = np.arange(topk.k) - topk.gstart
-    h = np.clip(r_g / (topk.gsize - offset), 0.0, 1.0)
-    h = np.where(topk.valid & _in_cut(topk, cut), h, 0.0)
+    r_g = ranked.relevant_group_sum()
+    offset = np.arange(ranked.k) - ranked.gstart
+    h = np.clip(r_g / (ranked.gsize - offset), 0.0, 1.0)
+    h = np.where(ranked.valid & _in_cut(ranked, cut), h, 0.0)
     survive = np.ones_like(h)
     np.cumprod(1.0 - h[:, :-1], axis=1, out=survive[:, 1:])
     return h, survive
 
 
-def _hit(block, topk, cut, k, params):
-    h, survive = _first_hit_terms(block, topk, cut)
+def _hit(ranked, cut, k, params):
+    h, survive = _first_hit_terms(ranked, cut)
     return 1.0 - survive[:, -1] * (1.0 - h[:, -1]), None
 
 
-def _mrr(block, topk, cut, k, params):
-    h, survive = _first_hit_terms(block, topk, cut)
-    ranks = np.arange(1, topk.k + 1, dtype=np.float64)
+def _mrr(ranked, cut, k, params):
+    h, survive = _first_hit_terms(ranked, cut)
+    ranks = np.arange(1, ranked.k + 1, dtype=np.float64)
     return np.sum(survive * h / ranks, axis=1), None
 
 
-def _average_precision(block, topk, cut, k, params):
+def _average_precision(ranked, cut, k, params):
     """AP@k = sum_{p < k} rel_p * P@(p+1) / denominator, in expectation."""
     denominator = params["denominator"]
-    rel = block.relevant
-    K = topk.k
-    pos = np.arange(K)
-    in_cut = _in_cut(topk, cut)
-    r_g = topk.group_sum(rel)
-    n_g = topk.gsize
-    e = np.where(topk.valid, r_g / n_g, 0.0)
+    pos = np.arange(ranked.k)
+    in_cut = _in_cut(ranked, cut)
+    r_g = ranked.relevant_group_sum()
+    n_g = ranked.gsize
+    valid = ranked.valid
+    e = np.where(valid, r_g / n_g, 0.0)
     pair = np.where(
-        topk.valid & (n_g > 1), r_g * (r_g - 1) / (n_g * np.maximum(n_g - 1, 1)), 0.0
+        valid & (n_g > 1), r_g * (r_g - 1) / (n_g * np.maximum(n_g - 1, 1)), 0.0
     )
     # Relevant items expected before each group's start (groups before are
     # wholly inside the top K, so this is their exact count).
     csum = np.concatenate([np.zeros((e.shape[0], 1)), np.cumsum(e, axis=1)], axis=1)
-    before = np.take_along_axis(csum, topk.gstart, axis=1)
-    offset = pos - topk.gstart
+    before = np.take_along_axis(csum, ranked.gstart, axis=1)
+    offset = pos - ranked.gstart
     ranks = pos + 1.0
     terms = np.where(in_cut, (e * (1.0 + before) + offset * pair) / ranks, 0.0)
     numerator = terms.sum(axis=1)
-    n_rel = block.n_relevant
+    n_rel = ranked.n_relevant
     undefined = n_rel == 0
     if denominator == "relevant":
         return _safe_div(numerator, n_rel), undefined
@@ -192,10 +139,10 @@ def _average_precision(block, topk, cut, k, params):
     retrieved = np.sum(e, axis=1, where=in_cut)
     values = _safe_div(numerator, retrieved)
     last = np.maximum(cut - 1, 0)[:, None]
-    a = np.take_along_axis(topk.gstart, last, axis=1)[:, 0]
+    a = np.take_along_axis(ranked.gstart, last, axis=1)[:, 0]
     n = np.take_along_axis(n_g, last, axis=1)[:, 0]
     r = np.take_along_axis(r_g, last, axis=1)[:, 0]
-    valid_last = np.take_along_axis(topk.valid, last, axis=1)[:, 0]
+    valid_last = np.take_along_axis(valid, last, axis=1)[:, 0]
     m = cut - a
     straddle = valid_last & (a + n > cut) & (r > 0) & (cut > 0)
     if np.any(straddle):
@@ -222,22 +169,21 @@ def _average_precision(block, topk, cut, k, params):
     return values, undefined
 
 
-def _dcg_values(block, topk, cut, params):
-    gain = params["gain"]
-    g = topk.expected(block.gains(gain))
-    disc = _discount(topk.k, params["log_base"])
-    return np.sum(g * disc, axis=1, where=_in_cut(topk, cut))
+def _dcg_values(ranked, cut, params):
+    g = ranked.expected_gain(params["gain"])
+    disc = _discount(ranked.k, params["log_base"])
+    return np.sum(g * disc, axis=1, where=_in_cut(ranked, cut))
 
 
-def _dcg(block, topk, cut, k, params):
-    return _dcg_values(block, topk, cut, params), None
+def _dcg(ranked, cut, k, params):
+    return _dcg_values(ranked, cut, params), None
 
 
-def _ndcg(block, topk, cut, k, params):
-    dcg = _dcg_values(block, topk, cut, params)
-    ideal = block.ideal_gains(params["gain"], topk.k)
-    disc = _discount(topk.k, params["log_base"])
-    idcg = np.sum(ideal * disc, axis=1, where=_in_cut(topk, cut))
+def _ndcg(ranked, cut, k, params):
+    dcg = _dcg_values(ranked, cut, params)
+    ideal = ranked.ideal_gains(params["gain"])
+    disc = _discount(ranked.k, params["log_base"])
+    idcg = np.sum(ideal * disc, axis=1, where=_in_cut(ranked, cut))
     return _safe_div(dcg, idcg), idcg <= 0
 
 
@@ -330,41 +276,42 @@ def per_row_values(
     n_samples, n_items = data.shape
     values = [np.empty(n_samples, dtype=np.float64) for _ in requests]
     undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
+    source = RelevanceSource(data.y_true, threshold)
+    want_ideal = any(spec.name == "ndcg" for spec, _, _ in requests)
+    exponential = any(p.get("gain") == "exponential" for _, _, p in requests)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked
         for rows in iter_blocks(n_samples, n_items):
-            _evaluate_block(
-                data, rows, requests, threshold, ignore_ties, values, undefined
+            # The cut-off of each request for each row of the block.
+            cuts = []
+            for spec, k, _ in requests:
+                if spec.cut_is_n_relevant:
+                    cuts.append(source.n_relevant(rows))
+                else:
+                    n_rows = rows.stop - rows.start
+                    cuts.append(np.full(n_rows, min(n_items, k or n_items)))
+            K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
+            ranked = rank_block(
+                source,
+                data.y_score,
+                rows,
+                K,
+                ignore_ties=ignore_ties,
+                want_ideal=want_ideal,
+                exponential=exponential,
             )
+            for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
+                nominal_k = cut if spec.cut_is_n_relevant else (k or n_items)
+                v, u = spec.row_function(ranked, cut, nominal_k, params)
+                if not np.all(np.isfinite(v)):
+                    raise ValueError(
+                        f"{spec.name} overflowed float64 on some rows: the gains "
+                        f"of y_true are too large (use smaller grades or "
+                        f"gain='linear')."
+                    )
+                values[i][rows] = v
+                if u is not None:
+                    undefined[i][rows] = u
     return values, undefined, data.sample_weight
-
-
-def _evaluate_block(data, rows, requests, threshold, ignore_ties, values, undefined):
-    """One top-k pass over a block of rows; fills values and undefined."""
-    n_items = data.shape[1]
-    block = Block(dense_rows(data.y_true, rows), threshold)
-    n_rows = block.y_true.shape[0]
-    cuts = []
-    for spec, k, _ in requests:
-        if spec.cut_is_n_relevant:
-            cut = block.n_relevant
-        else:
-            cut = np.full(n_rows, n_items if k is None else min(k, n_items))
-        cuts.append(cut)
-    K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
-    topk = top_k(dense_rows(data.y_score, rows), K, ignore_ties=ignore_ties)
-    for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
-        nominal_k = n_items if k is None else k
-        if spec.cut_is_n_relevant:
-            nominal_k = block.n_relevant
-        v, u = spec.row_function(block, topk, cut, nominal_k, params)
-        if not np.all(np.isfinite(v)):
-            raise ValueError(
-                f"{spec.name} overflowed float64 on some rows: the gains of "
-                f"y_true are too large (use smaller grades or gain='linear')."
-            )
-        values[i][rows] = v
-        if u is not None:
-            undefined[i][rows] = u
 
 
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):

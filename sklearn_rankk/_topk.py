@@ -1,33 +1,111 @@
-"""The top-k kernel: the one place where rows are selected, ordered and tied.
+"""The top-k kernel's Python side: blocks of rows in, rankings out.
 
-For a block of rows of scores, :func:`top_k` returns the ``K`` best items of
-every row in rank order (score descending, ties by ascending column index)
-together with the tie structure that the exact tie-aware metrics need: for
-every position, where its tie group starts and how many items of the *whole
-row* share its score. Every group but the last lies wholly inside the top
-``K``; the last one may straddle the cut-off, and its size counts the tied
-items outside the cut too.
+:func:`rank_block` hands a block of rows to the compiled kernel
+(:mod:`sklearn_rankk._kernel`, the only place where rows are ranked) and
+wraps what it returns in a :class:`Ranked`: the ``K`` best items of every row
+in rank order (score descending, ties by ascending column index), the tie
+structure the exact tie-aware metrics need (for every rank, where its tie
+group starts and how many items of the *whole row* share its score; every
+group but the last lies wholly inside the top ``K``), and the relevance read
+at those ranks and over the row.
 
-With ``ignore_ties=True`` every position is its own group (size 1), so the
-metrics compute the value of the column-order ranking with the same formulas.
+With ``ignore_ties=True`` every rank is its own group, so the metrics compute
+the value of the column-order ranking with the same formulas.
 
 Rows are processed in blocks (:func:`iter_blocks`) so that the temporary
-memory stays bounded whatever the number of rows.
+memory stays bounded whatever the number of rows; the kernel spreads the rows
+of a block over threads (:func:`n_threads`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
-#: Number of matrix cells (rows x columns) processed at once: a block holds
-#: ``max(1, BLOCK_CELLS // n_columns)`` rows, so each full-width temporary is
-#: about this many elements (8 MiB as float64). A row wider than this is a
-#: block of its own; its temporaries are then a few arrays of the row's width
-#: and about ten arrays of ``k`` entries.
+from . import _kernel
+
+#: Number of matrix cells (rows x columns) per block: a block holds
+#: ``max(1, BLOCK_CELLS // n_columns)`` rows. The kernel's outputs are a few
+#: arrays of ``rows x K``; dense scores or relevance in another dtype than the
+#: kernel's are converted one block at a time.
 BLOCK_CELLS = 1 << 20
+
+_RELEVANCE_DTYPES = {
+    np.dtype(t) for t in ("u1", "i1", "i2", "i4", "i8", "u2", "u4", "u8", "f4", "f8")
+}
+
+_threads = {"n": None}
+
+
+def n_threads():
+    """Number of threads the kernel uses.
+
+    The value set by :func:`set_num_threads`, else OpenMP's limit, which
+    honours ``OMP_NUM_THREADS`` and ``threadpoolctl.threadpool_limits`` (and so
+    joblib's workers, e.g. under ``GridSearchCV(n_jobs=2)``).
+    """
+    limit = _kernel.max_threads()
+    if _threads["n"] is not None:
+        return max(1, min(_threads["n"], os.cpu_count() or 1))
+    return max(1, limit)
+
+
+def set_num_threads(n):
+    """Set the number of threads of the top-k kernel (None: OpenMP's limit).
+
+    Parameters
+    ----------
+    n : int or None
+        Threads to use; ``None`` restores the default, OpenMP's limit
+        (``OMP_NUM_THREADS``, ``threadpoolctl``).
+
+    Returns
+    -------
+    previous : int or None
+        The previous setting, for restoring it.
+
+    Examples
+    --------
+    >>> from sklearn_rankk import set_num_threads
+    >>> previous = set_num_threads(1)
+    >>> set_num_threads(previous)
+    1
+    """
+    if n is not None and (
+        isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1
+    ):
+        raise ValueError(f"n must be a positive integer or None; got {n!r}.")
+    previous = _threads["n"]
+    _threads["n"] = None if n is None else int(n)
+    return previous
+
+
+@contextmanager
+def num_threads(n):
+    """Context manager: the kernel uses ``n`` threads inside the block.
+
+    Parameters
+    ----------
+    n : int or None
+        As in :func:`set_num_threads`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rankk import num_threads, precision_at_k_score
+    >>> with num_threads(1):
+    ...     precision_at_k_score([[1, 0, 1]], [[0.2, 0.9, 0.4]], k=2)
+    0.5
+    """
+    previous = set_num_threads(n)
+    try:
+        yield
+    finally:
+        set_num_threads(previous)
 
 
 def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
@@ -37,16 +115,29 @@ def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
         yield slice(start, min(start + step, n_rows))
 
 
-def dense_rows(x, rows):
-    """Rows ``rows`` of a dense array or CSR matrix as a dense 2-D array."""
-    if sp.issparse(x):
-        return x[rows].toarray()
-    return np.asarray(x[rows])
+def _dense_block(x, rows, dtypes):
+    """Rows of a dense array (or sparse matrix) in a dtype the kernel takes."""
+    block = x[rows].toarray() if sp.issparse(x) else np.asarray(x[rows])
+    if block.dtype == np.bool_:
+        return block.view(np.uint8)
+    if block.dtype not in dtypes:
+        return block.astype(np.float64)
+    return block
+
+
+def n_relevant(y_true, rows, threshold):
+    """|R| of the rows ``rows``: a pass over the relevance alone."""
+    block = y_true[rows]
+    if sp.issparse(block):
+        if threshold >= 0:  # implicit zeros are not relevant
+            return np.asarray((block > threshold).sum(axis=1)).ravel()
+        block = block.toarray()
+    return np.count_nonzero(np.asarray(block) > threshold, axis=1)
 
 
 @dataclass
-class TopK:
-    """The top ``K`` items of each row of a block, in rank order.
+class Ranked:
+    """The top ``K`` items of each row of a block, with their relevance.
 
     Attributes
     ----------
@@ -58,32 +149,65 @@ class TopK:
         Rank (0-based) at which the tie group of each position starts.
     gsize : ndarray of shape (n_rows, K), int
         Number of items in the whole row tied with the item at this rank.
-    last_tied : ndarray of shape (n_rows, n_cols), bool, or None
-        Items of the row tied with the K-th item (the group that may straddle
-        the cut-off). None when ties are ignored.
+    grade : ndarray of shape (n_rows, K), float
+        ``y_true`` of the item at each rank.
+    n_relevant : ndarray of shape (n_rows,), int
+        Relevant items of the row (``y_true > threshold``), retrieved or not.
+    tied_relevant, tied_gain, tied_gain_exp : ndarray of shape (n_rows,)
+        Relevant items, and their linear and exponential gains, summed over
+        the whole row's items tied with the K-th (the last group).
+    ideal : ndarray of shape (n_rows, K)
+        The K largest relevant grades of the row, decreasing, padded with 0.
+    threshold : float
+        Relevance threshold.
     """
 
     cols: np.ndarray
     valid: np.ndarray
     gstart: np.ndarray
     gsize: np.ndarray
-    last_tied: np.ndarray | None
+    grade: np.ndarray
+    n_relevant: np.ndarray
+    tied_relevant: np.ndarray
+    tied_gain: np.ndarray
+    tied_gain_exp: np.ndarray
+    ideal: np.ndarray
+    threshold: float
+    ties: bool
+    _cache: dict = field(default_factory=dict)
 
     @property
     def k(self):
         return self.cols.shape[1]
 
-    def group_sum(self, values):
-        """Sum of ``values`` (n_rows, n_cols) over the tie group of each rank.
+    @property
+    def relevant(self):
+        """Binary relevance of the item at each rank."""
+        if "rel" not in self._cache:
+            self._cache["rel"] = self.grade > self.threshold
+        return self._cache["rel"]
 
-        Groups are summed over the whole row, so the last group includes its
-        items beyond the cut-off.
+    def gains(self, gain):
+        """Gain of the item at each rank (0 at or below the threshold)."""
+        key = ("gain", gain)
+        if key not in self._cache:
+            g = np.where(self.relevant, self.grade, 0.0)
+            self._cache[key] = g if gain == "linear" else np.exp2(g) - 1.0
+        return self._cache[key]
+
+    def ideal_gains(self, gain):
+        """Gains of the ideal ranking's first K ranks."""
+        return self.ideal if gain == "linear" else np.exp2(self.ideal) - 1.0
+
+    def group_sum(self, at, tied_total):
+        """Sum over the tie group of each rank, of values ``at`` the ranks.
+
+        The last group is summed over the whole row (``tied_total``), so it
+        includes its items beyond the cut-off.
         """
-        at = np.take_along_axis(values, self.cols, axis=1)
-        if self.last_tied is None:
+        if not self.ties:
             return at
         csum = np.cumsum(at, axis=1, dtype=np.float64)
-        # End (exclusive) of each group inside the top K.
         gend_in = np.minimum(self.gstart + self.gsize, at.shape[1])
         upto = np.take_along_axis(csum, gend_in - 1, axis=1)
         before = np.where(
@@ -91,95 +215,74 @@ class TopK:
             np.take_along_axis(csum, np.maximum(self.gstart - 1, 0), axis=1),
             0.0,
         )
-        sums = upto - before
         last = self.gstart == self.gstart[:, -1:]
-        last_sum = np.sum(values, axis=1, where=self.last_tied, dtype=np.float64)
-        return np.where(last, last_sum[:, None], sums)
+        return np.where(last, tied_total[:, None], upto - before)
 
-    def expected(self, values):
-        """Expected ``values`` at each rank over all orderings of tied items.
+    def expected(self, at, tied_total):
+        """Expected value at each rank over all orderings of tied items.
 
         Zero at ranks whose item is not retrieved (score ``-inf``).
         """
-        out = self.group_sum(values) / self.gsize
+        out = self.group_sum(at, tied_total) / self.gsize
         return np.where(self.valid, out, 0.0)
 
+    def relevant_group_sum(self):
+        return self.group_sum(self.relevant, self.tied_relevant)
 
-def top_values(values, K):
-    """The ``K`` largest values of every row, in decreasing order.
+    def expected_relevant(self):
+        return self.expected(self.relevant, self.tied_relevant)
 
-    For rankings by the values themselves (the ideal ranking of nDCG), where
-    the order among equal values does not matter.
-    """
-    n_cols = values.shape[1]
-    top = np.partition(values, n_cols - K, axis=1)[:, n_cols - K :]
-    return -np.sort(-top, axis=1)
+    def expected_gain(self, gain):
+        tied = self.tied_gain if gain == "linear" else self.tied_gain_exp
+        return self.expected(self.gains(gain), tied)
 
 
-def top_k(scores, K, *, ignore_ties):
-    """Select and order the top ``K`` items of every row of ``scores``.
+class RelevanceSource:
+    """``y_true`` (dense or CSR) as the kernel reads it, block by block."""
 
-    Parameters
-    ----------
-    scores : ndarray of shape (n_rows, n_cols)
-        Dense block of scores, any real dtype; no NaN.
-    K : int
-        Number of ranks to produce, ``1 <= K <= n_cols``.
-    ignore_ties : bool
-        If True, tied items are ranked by column order and every rank is its
-        own group.
+    def __init__(self, y_true, threshold):
+        self.threshold = threshold
+        # Sparse relevance is read in CSR form unless its implicit zeros are
+        # relevant (negative threshold): then blocks are densified.
+        self.csr = sp.issparse(y_true) and threshold >= 0
+        self.y_true = y_true
+        if self.csr:
+            self.indptr = y_true.indptr.astype(np.int64, copy=False)
+            self.indices = y_true.indices.astype(np.int64, copy=False)
+            data = y_true.data
+            if data.dtype == np.bool_:
+                data = data.view(np.uint8)
+            elif data.dtype not in _RELEVANCE_DTYPES:
+                data = data.astype(np.float64)
+            self.data = data
 
-    Returns
-    -------
-    TopK
-    """
-    n, n_cols = scores.shape
-    if n_cols > K:
-        # K-th largest value of every row: selection, not a sort.
-        kth = np.partition(scores, n_cols - K, axis=1)[:, n_cols - K]
-    else:
-        kth = np.min(scores, axis=1)
-    kth_col = kth[:, None]
-    above = scores > kth_col
-    tied = scores == kth_col
-    n_above = np.count_nonzero(above, axis=1)
-    n_tied = np.count_nonzero(tied, axis=1)
-    room = K - n_above  # ranks left for the tied items, >= 1
-    selected = above | tied
-    short = n_tied > room
-    if np.any(short):
-        # Keep the `room` tied items of lowest column index (column order).
-        rows = np.flatnonzero(short)
-        rank_in_tie = np.cumsum(tied[rows], axis=1, dtype=np.int32)
-        selected[rows] = above[rows] | (tied[rows] & (rank_in_tie <= room[rows, None]))
-    cols = np.nonzero(selected)[1].reshape(n, K)  # ascending column order
-    sel_scores = np.take_along_axis(scores, cols, axis=1)
-    # Stable descending sort that keeps ascending column order among ties.
-    order = K - 1 - np.argsort(sel_scores[:, ::-1], axis=1, kind="stable")[:, ::-1]
-    cols = np.take_along_axis(cols, order, axis=1)
-    sel_scores = np.take_along_axis(sel_scores, order, axis=1)
-    if sel_scores.dtype.kind == "f":
-        valid = sel_scores > -np.inf
-    else:
-        valid = np.ones(sel_scores.shape, dtype=bool)
+    def n_relevant(self, rows):
+        return n_relevant(self.y_true, rows, self.threshold)
 
-    pos = np.broadcast_to(np.arange(K), (n, K))
-    if ignore_ties:
-        return TopK(
-            cols=cols,
-            valid=valid,
-            gstart=np.array(pos),
-            gsize=np.ones((n, K), dtype=np.int64),
-            last_tied=None,
+
+def rank_block(source, y_score, rows, K, *, ignore_ties, want_ideal, exponential):
+    """Rank the rows ``rows`` of ``y_score`` and read their relevance."""
+    scores = _dense_block(y_score, rows, {np.dtype("f4"), np.dtype("f8")})
+    ties = not ignore_ties
+    args = (ties, source.threshold, want_ideal, exponential, n_threads())
+    if source.csr:
+        out = _kernel.rank_csr(
+            scores, source.indptr, source.indices, source.data, rows.start, K, *args
         )
-    new_group = np.ones((n, K), dtype=bool)
-    new_group[:, 1:] = sel_scores[:, 1:] != sel_scores[:, :-1]
-    gstart = np.maximum.accumulate(np.where(new_group, pos, 0), axis=1)
-    # Group end inside the top K: next group's start, computed from the right.
-    is_end = np.ones((n, K), dtype=bool)
-    is_end[:, :-1] = new_group[:, 1:]
-    gend = np.minimum.accumulate(np.where(is_end, pos + 1, K)[:, ::-1], axis=1)[:, ::-1]
-    gsize = gend - gstart
-    last = gstart == gstart[:, -1:]
-    gsize = np.where(last, n_tied[:, None], gsize)
-    return TopK(cols=cols, valid=valid, gstart=gstart, gsize=gsize, last_tied=tied)
+    else:
+        y_block = _dense_block(source.y_true, rows, _RELEVANCE_DTYPES)
+        out = _kernel.rank_dense(scores, y_block, K, *args)
+    return Ranked(
+        cols=out["cols"],
+        valid=out["values"] > -np.inf,
+        gstart=out["gstart"],
+        gsize=out["gsize"],
+        grade=out["grade"],
+        n_relevant=out["n_relevant"],
+        tied_relevant=out["tied_relevant"],
+        tied_gain=out["tied_gain"],
+        tied_gain_exp=out["tied_gain_exp"],
+        ideal=out["ideal"],
+        threshold=source.threshold,
+        ties=ties,
+    )

@@ -1,0 +1,20 @@
+"""Build the compiled top-k kernel; all metadata is in setup.cfg."""
+
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+openmp = ["-fopenmp"] if sys.platform.startswith("linux") else []
+
+extensions = [
+    Extension(
+        "sklearn_rankk._kernel",
+        ["sklearn_rankk/_kernel.pyx"],
+        language="c++",
+        extra_compile_args=["-O3", *openmp],
+        extra_link_args=openmp,
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

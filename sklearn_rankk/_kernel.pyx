@@ -1,0 +1,369 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+# distutils: language = c++
+"""The compiled top-k kernel: the only place where rows are ranked.
+
+For every row of a score matrix, one pass keeps the best ``K`` items in a
+small heap (or, when ``K`` is a large fraction of the row, a selection over
+the whole row), orders them (score descending, lower column first among
+ties) and records the tie groups the exact tie-aware metrics need. While the
+row is in cache, a second pass reads the relevance of the row: the number of
+relevant items, the relevance summed over the items tied with the K-th score
+(the group that straddles the cut-off, including its members beyond it) and,
+on request, the ``K`` largest relevant grades (the ideal ranking of nDCG).
+
+Relevance comes from a dense matrix (any numeric dtype) or directly from CSR
+arrays (``indptr``, ``indices``, ``data``), never densified. Rows are spread
+over OpenMP threads; the GIL is released.
+"""
+
+from cython.parallel cimport parallel, prange
+from libc.math cimport exp2, INFINITY
+from libc.stdlib cimport free, malloc
+from libcpp.algorithm cimport nth_element, sort as cpp_sort
+from libcpp.pair cimport pair
+
+cimport openmp
+
+import numpy as np
+
+ctypedef fused floating:
+    float
+    double
+
+ctypedef fused relevance:
+    unsigned char
+    signed char
+    short
+    int
+    long long
+    unsigned short
+    unsigned int
+    unsigned long long
+    float
+    double
+
+ctypedef pair[double, Py_ssize_t] keyed
+
+
+def max_threads():
+    """OpenMP's thread limit (honours OMP_NUM_THREADS and threadpoolctl)."""
+    return openmp.omp_get_max_threads()
+
+
+# -- the best K of a row ------------------------------------------------------
+# A min-heap on (value, -column): its root is the worst kept item, so an item
+# enters only if its value is strictly larger (an equal value comes from a
+# later column and ranks after it).
+
+cdef inline bint _worse(double v1, Py_ssize_t j1, double v2, Py_ssize_t j2) noexcept nogil:
+    return v1 < v2 or (v1 == v2 and j1 > j2)
+
+
+cdef inline void _sift_down(double* hv, Py_ssize_t* hj, Py_ssize_t size,
+                            Py_ssize_t i) noexcept nogil:
+    cdef Py_ssize_t child, worst
+    cdef double tv
+    cdef Py_ssize_t tj
+    while True:
+        worst = i
+        child = 2 * i + 1
+        if child < size and _worse(hv[child], hj[child], hv[worst], hj[worst]):
+            worst = child
+        child = child + 1
+        if child < size and _worse(hv[child], hj[child], hv[worst], hj[worst]):
+            worst = child
+        if worst == i:
+            return
+        tv = hv[i]; hv[i] = hv[worst]; hv[worst] = tv
+        tj = hj[i]; hj[i] = hj[worst]; hj[worst] = tj
+        i = worst
+
+
+cdef inline void _sift_up(double* hv, Py_ssize_t* hj, Py_ssize_t i) noexcept nogil:
+    cdef Py_ssize_t parent
+    cdef double tv
+    cdef Py_ssize_t tj
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _worse(hv[i], hj[i], hv[parent], hj[parent]):
+            return
+        tv = hv[i]; hv[i] = hv[parent]; hv[parent] = tv
+        tj = hj[i]; hj[i] = hj[parent]; hj[parent] = tj
+        i = parent
+
+
+cdef void _select_row(const floating[:] s, Py_ssize_t K, double* hv, Py_ssize_t* hj,
+                      keyed* work, double* out_v, Py_ssize_t* out_j) noexcept nogil:
+    """Best K of the row ``s`` into out_v/out_j in rank order."""
+    cdef Py_ssize_t m = s.shape[0], j, size = 0, p
+    cdef double v
+    if K * 8 < m:
+        for j in range(m):
+            v = s[j]
+            if size < K:
+                hv[size] = v
+                hj[size] = j
+                _sift_up(hv, hj, size)
+                size += 1
+            elif v > hv[0]:
+                hv[0] = v
+                hj[0] = j
+                _sift_down(hv, hj, K, 0)
+        # Pop the worst first: fill the ranks from the bottom.
+        for p in range(K - 1, -1, -1):
+            out_v[p] = hv[0]
+            out_j[p] = hj[0]
+            size -= 1
+            hv[0] = hv[size]
+            hj[0] = hj[size]
+            _sift_down(hv, hj, size, 0)
+    else:
+        # K is a large fraction of the row: select, then sort the first K.
+        for j in range(m):
+            work[j].first = -<double>s[j]
+            work[j].second = j
+        if K < m:
+            nth_element(work, work + K - 1, work + m)
+        cpp_sort(work, work + K)
+        for p in range(K):
+            out_v[p] = -work[p].first
+            out_j[p] = work[p].second
+
+
+cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t n_tied, bint ties,
+                  long long* gstart, long long* gsize) noexcept nogil:
+    """Tie groups of the ranked values; the last group counts ``n_tied``."""
+    cdef Py_ssize_t p, start = 0, end
+    if not ties:
+        for p in range(K):
+            gstart[p] = p
+            gsize[p] = 1
+        return
+    for p in range(K):
+        if p > 0 and v[p] != v[p - 1]:
+            start = p
+        gstart[p] = start
+    end = K
+    for p in range(K - 1, -1, -1):
+        gsize[p] = end - gstart[p]
+        if gstart[p] == p:
+            end = p
+    start = gstart[K - 1]
+    for p in range(start, K):
+        gsize[p] = n_tied
+
+
+cdef void _push_ideal(double* iv, Py_ssize_t* isize, Py_ssize_t K, double y) noexcept nogil:
+    """Keep the K largest grades seen (a min-heap of values)."""
+    cdef Py_ssize_t i, c, w
+    cdef double t
+    if isize[0] < K:
+        i = isize[0]
+        iv[i] = y
+        isize[0] += 1
+        while i > 0 and iv[(i - 1) // 2] > iv[i]:
+            t = iv[i]; iv[i] = iv[(i - 1) // 2]; iv[(i - 1) // 2] = t
+            i = (i - 1) // 2
+    elif y > iv[0]:
+        iv[0] = y
+        i = 0
+        while True:
+            w = i
+            c = 2 * i + 1
+            if c < K and iv[c] < iv[w]:
+                w = c
+            if c + 1 < K and iv[c + 1] < iv[w]:
+                w = c + 1
+            if w == i:
+                break
+            t = iv[i]; iv[i] = iv[w]; iv[w] = t
+            i = w
+
+
+cdef void _ideal_sorted(double* iv, Py_ssize_t size, double* out, Py_ssize_t K) noexcept nogil:
+    """Write the heap's grades in decreasing order, padded with 0."""
+    cdef Py_ssize_t p
+    cpp_sort(iv, iv + size)
+    for p in range(K):
+        out[p] = iv[size - 1 - p] if p < size else 0.0
+
+
+def _outputs(Py_ssize_t n, Py_ssize_t K, bint want_ideal):
+    """The kernel's output arrays; ``grade`` is 0 where nothing is stored."""
+    return {
+        "cols": np.empty((n, K), dtype=np.intp),
+        "values": np.empty((n, K), dtype=np.float64),
+        "gstart": np.empty((n, K), dtype=np.int64),
+        "gsize": np.empty((n, K), dtype=np.int64),
+        "grade": np.zeros((n, K), dtype=np.float64),
+        "n_relevant": np.empty(n, dtype=np.int64),
+        "tied_relevant": np.zeros(n, dtype=np.float64),
+        "tied_gain": np.zeros(n, dtype=np.float64),
+        "tied_gain_exp": np.zeros(n, dtype=np.float64),
+        "ideal": np.zeros((n, K if want_ideal else 0), dtype=np.float64),
+    }
+
+
+# -- dense relevance ----------------------------------------------------------
+
+def rank_dense(const floating[:, :] scores, const relevance[:, :] y_true,
+               Py_ssize_t K, bint ties, double threshold, bint want_ideal,
+               bint exponential, int n_threads):
+    """Rank every row of ``scores`` and read the relevance of ``y_true``.
+
+    Returns
+    -------
+    dict of arrays: cols, values (score at each rank), gstart, gsize, grade
+    (y_true at each rank), n_relevant, tied_relevant, tied_gain and
+    tied_gain_exp (sums over the relevant items of the last tie group's whole
+    row; the exponential one only if requested), ideal (the K largest
+    relevant grades, padded with 0; empty unless requested).
+    """
+    cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
+    out = _outputs(n, K, want_ideal)
+    cdef Py_ssize_t[:, ::1] cols = out["cols"]
+    cdef double[:, ::1] vals = out["values"]
+    cdef long long[:, ::1] gstart = out["gstart"]
+    cdef long long[:, ::1] gsize = out["gsize"]
+    cdef double[:, ::1] grade = out["grade"]
+    cdef long long[::1] nrel = out["n_relevant"]
+    cdef double[::1] trel = out["tied_relevant"]
+    cdef double[::1] tgain = out["tied_gain"]
+    cdef double[::1] texp = out["tied_gain_exp"]
+    cdef double[:, ::1] ideal = out["ideal"]
+    cdef Py_ssize_t r, j, p, n_tied, isize, lo
+    cdef long long count
+    cdef double kth, y, tr, tg, te
+    cdef double* hv
+    cdef Py_ssize_t* hj
+    cdef keyed* work
+    cdef double* iv
+    with nogil, parallel(num_threads=n_threads):
+        hv = <double*> malloc(K * sizeof(double))
+        hj = <Py_ssize_t*> malloc(K * sizeof(Py_ssize_t))
+        work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
+        iv = <double*> malloc(K * sizeof(double))
+        for r in prange(n, schedule="static"):
+            _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            kth = vals[r, K - 1]
+            count = 0
+            n_tied = 0
+            tr = 0.0
+            tg = 0.0
+            te = 0.0
+            isize = 0
+            for j in range(m):
+                y = y_true[r, j]
+                if y > threshold:
+                    count = count + 1
+                    if want_ideal:
+                        _push_ideal(iv, &isize, K, y)
+                if ties and scores[r, j] == kth:
+                    n_tied = n_tied + 1
+                    if y > threshold:
+                        tr = tr + 1.0
+                        tg = tg + y
+                        if exponential:
+                            te = te + (exp2(y) - 1.0)
+            nrel[r] = count
+            trel[r] = tr
+            tgain[r] = tg
+            texp[r] = te
+            for p in range(K):
+                grade[r, p] = y_true[r, cols[r, p]]
+            _groups(&vals[r, 0], K, n_tied, ties, &gstart[r, 0], &gsize[r, 0])
+            if want_ideal:
+                _ideal_sorted(iv, isize, &ideal[r, 0], K)
+        free(hv)
+        free(hj)
+        free(work)
+        free(iv)
+    return out
+
+
+# -- CSR relevance ------------------------------------------------------------
+
+def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
+             const long long[::1] indices, const relevance[::1] data,
+             Py_ssize_t row_offset, Py_ssize_t K, bint ties, double threshold,
+             bint want_ideal, bint exponential, int n_threads):
+    """As :func:`rank_dense`, with ``y_true`` rows ``row_offset + r`` in CSR.
+
+    ``indices`` must be sorted within each row and ``threshold >= 0`` (the
+    implicit zeros are then not relevant).
+    """
+    cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
+    out = _outputs(n, K, want_ideal)
+    cdef Py_ssize_t[:, ::1] cols = out["cols"]
+    cdef double[:, ::1] vals = out["values"]
+    cdef long long[:, ::1] gstart = out["gstart"]
+    cdef long long[:, ::1] gsize = out["gsize"]
+    cdef double[:, ::1] grade = out["grade"]
+    cdef long long[::1] nrel = out["n_relevant"]
+    cdef double[::1] trel = out["tied_relevant"]
+    cdef double[::1] tgain = out["tied_gain"]
+    cdef double[::1] texp = out["tied_gain_exp"]
+    cdef double[:, ::1] ideal = out["ideal"]
+    cdef Py_ssize_t r, j, p, n_tied, isize, a, b, lo, hi, mid, c
+    cdef long long count
+    cdef double kth, y, tr, tg, te
+    cdef double* hv
+    cdef Py_ssize_t* hj
+    cdef keyed* work
+    cdef double* iv
+    with nogil, parallel(num_threads=n_threads):
+        hv = <double*> malloc(K * sizeof(double))
+        hj = <Py_ssize_t*> malloc(K * sizeof(Py_ssize_t))
+        work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
+        iv = <double*> malloc(K * sizeof(double))
+        for r in prange(n, schedule="static"):
+            _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            kth = vals[r, K - 1]
+            a = indptr[row_offset + r]
+            b = indptr[row_offset + r + 1]
+            count = 0
+            tr = 0.0
+            tg = 0.0
+            te = 0.0
+            isize = 0
+            for j in range(a, b):
+                y = data[j]
+                if y > threshold:
+                    count = count + 1
+                    if want_ideal:
+                        _push_ideal(iv, &isize, K, y)
+                    if ties and scores[r, indices[j]] == kth:
+                        tr = tr + 1.0
+                        tg = tg + y
+                        if exponential:
+                            te = te + (exp2(y) - 1.0)
+            nrel[r] = count
+            trel[r] = tr
+            tgain[r] = tg
+            texp[r] = te
+            n_tied = 0
+            if ties:
+                for j in range(m):
+                    if scores[r, j] == kth:
+                        n_tied = n_tied + 1
+            for p in range(K):
+                c = cols[r, p]
+                lo = a
+                hi = b
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if indices[mid] < c:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo < b and indices[lo] == c:
+                    grade[r, p] = data[lo]
+            _groups(&vals[r, 0], K, n_tied, ties, &gstart[r, 0], &gsize[r, 0])
+            if want_ideal:
+                _ideal_sorted(iv, isize, &ideal[r, 0], K)
+        free(hv)
+        free(hj)
+        free(work)
+        free(iv)
+    return out
