@@ -45,6 +45,11 @@ ctypedef fused relevance:
 
 ctypedef pair[double, Py_ssize_t] keyed
 
+# Scores tested at once against the worst kept score (see _select_row).
+DEF CHUNK = 32
+# Up to this K, the best K are kept in a sorted buffer rather than a heap.
+DEF SMALL_K = 32
+
 
 def max_threads():
     """OpenMP's thread limit (honours OMP_NUM_THREADS and threadpoolctl)."""
@@ -93,24 +98,101 @@ cdef inline void _sift_up(double* hv, Py_ssize_t* hj, Py_ssize_t i) noexcept nog
         i = parent
 
 
-cdef void _select_row(const floating[:] s, Py_ssize_t K, double* hv, Py_ssize_t* hj,
-                      keyed* work, double* out_v, Py_ssize_t* out_j) noexcept nogil:
-    """Best K of the row ``s`` into out_v/out_j in rank order."""
-    cdef Py_ssize_t m = s.shape[0], j, size = 0, p
-    cdef double v
-    if K * 8 < m:
-        for j in range(m):
+cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
+                            Py_ssize_t* hj, keyed* work, double* out_v,
+                            Py_ssize_t* out_j) noexcept nogil:
+    """Best K of the row ``s`` into out_v/out_j in rank order.
+
+    Returns the number of items left out of the top K whose score equals the
+    K-th score. On the heap path these are the items turned away (or evicted)
+    while the worst kept score was equal to theirs: the worst kept score never
+    decreases, so one counter for the latest such score is enough.
+    """
+    cdef Py_ssize_t m = s.shape[0], i, j, end, size, p, eq_count = 0
+    cdef double v, worst, eq_value = INFINITY
+    cdef int reach
+    if K <= SMALL_K and K * 8 < m:
+        # Small K: a buffer kept sorted (score descending; an equal score
+        # comes later, so it goes after), insertion from the bottom.
+        out_v[0] = s[0]
+        out_j[0] = 0
+        for j in range(1, K):
             v = s[j]
-            if size < K:
-                hv[size] = v
-                hj[size] = j
-                _sift_up(hv, hj, size)
-                size += 1
-            elif v > hv[0]:
-                hv[0] = v
-                hj[0] = j
-                _sift_down(hv, hj, K, 0)
+            p = j
+            while p > 0 and v > out_v[p - 1]:
+                out_v[p] = out_v[p - 1]
+                out_j[p] = out_j[p - 1]
+                p -= 1
+            out_v[p] = v
+            out_j[p] = j
+        worst = out_v[K - 1]
+        j = K
+        while j < m:
+            end = j + CHUNK if j + CHUNK <= m else m
+            reach = 0
+            for i in range(j, end):
+                reach |= s[i] >= worst
+            if reach:
+                for i in range(j, end):
+                    v = s[i]
+                    if v > worst:
+                        if worst == eq_value:  # the evicted item ties the worst
+                            eq_count += 1
+                        else:
+                            eq_value = worst
+                            eq_count = 1
+                        p = K - 1
+                        while p > 0 and v > out_v[p - 1]:
+                            out_v[p] = out_v[p - 1]
+                            out_j[p] = out_j[p - 1]
+                            p -= 1
+                        out_v[p] = v
+                        out_j[p] = i
+                        worst = out_v[K - 1]
+                    elif v == worst:
+                        if worst == eq_value:
+                            eq_count += 1
+                        else:
+                            eq_value = worst
+                            eq_count = 1
+            j = end
+        return eq_count if eq_value == worst else 0
+    if K * 8 < m:
+        for j in range(K):
+            hv[j] = s[j]
+            hj[j] = j
+            _sift_up(hv, hj, j)
+        worst = hv[0]
+        j = K
+        while j < m:
+            # Most chunks hold nothing that reaches the worst kept score: one
+            # branch-free (vectorisable) test skips all of them at once.
+            end = j + CHUNK if j + CHUNK <= m else m
+            reach = 0
+            for i in range(j, end):
+                reach |= s[i] >= worst
+            if reach:
+                for i in range(j, end):
+                    v = s[i]
+                    if v > worst:
+                        if worst == eq_value:  # the evicted item ties the worst
+                            eq_count += 1
+                        else:
+                            eq_value = worst
+                            eq_count = 1
+                        hv[0] = v
+                        hj[0] = i
+                        _sift_down(hv, hj, K, 0)
+                        worst = hv[0]
+                    elif v == worst:
+                        if worst == eq_value:
+                            eq_count += 1
+                        else:
+                            eq_value = worst
+                            eq_count = 1
+            j = end
         # Pop the worst first: fill the ranks from the bottom.
+        size = K
         for p in range(K - 1, -1, -1):
             out_v[p] = hv[0]
             out_j[p] = hj[0]
@@ -118,22 +200,26 @@ cdef void _select_row(const floating[:] s, Py_ssize_t K, double* hv, Py_ssize_t*
             hv[0] = hv[size]
             hj[0] = hj[size]
             _sift_down(hv, hj, size, 0)
-    else:
-        # K is a large fraction of the row: select, then sort the first K.
-        for j in range(m):
-            work[j].first = -<double>s[j]
-            work[j].second = j
-        if K < m:
-            nth_element(work, work + K - 1, work + m)
-        cpp_sort(work, work + K)
-        for p in range(K):
-            out_v[p] = -work[p].first
-            out_j[p] = work[p].second
+        return eq_count if eq_value == out_v[K - 1] else 0
+    # K is a large fraction of the row: select, then sort the first K.
+    for j in range(m):
+        work[j].first = -<double>s[j]
+        work[j].second = j
+    if K < m:
+        nth_element(work, work + K - 1, work + m)
+    cpp_sort(work, work + K)
+    for p in range(K):
+        out_v[p] = -work[p].first
+        out_j[p] = work[p].second
+    for j in range(K, m):
+        if -work[j].first == out_v[K - 1]:
+            eq_count += 1
+    return eq_count
 
 
-cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t n_tied, bint ties,
+cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t outside, bint ties,
                   long long* gstart, long long* gsize) noexcept nogil:
-    """Tie groups of the ranked values; the last group counts ``n_tied``."""
+    """Tie groups of the ranked values; the last one adds ``outside`` items."""
     cdef Py_ssize_t p, start = 0, end
     if not ties:
         for p in range(K):
@@ -151,7 +237,7 @@ cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t n_tied, bint ties,
             end = p
     start = gstart[K - 1]
     for p in range(start, K):
-        gsize[p] = n_tied
+        gsize[p] = K - start + outside
 
 
 cdef void _push_ideal(double* iv, Py_ssize_t* isize, Py_ssize_t K, double y) noexcept nogil:
@@ -207,7 +293,7 @@ def _outputs(Py_ssize_t n, Py_ssize_t K, bint want_ideal):
 
 # -- dense relevance ----------------------------------------------------------
 
-def rank_dense(const floating[:, :] scores, const relevance[:, :] y_true,
+def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
                Py_ssize_t K, bint ties, double threshold, bint want_ideal,
                bint exponential, int n_threads):
     """Rank every row of ``scores`` and read the relevance of ``y_true``.
@@ -232,7 +318,7 @@ def rank_dense(const floating[:, :] scores, const relevance[:, :] y_true,
     cdef double[::1] tgain = out["tied_gain"]
     cdef double[::1] texp = out["tied_gain_exp"]
     cdef double[:, ::1] ideal = out["ideal"]
-    cdef Py_ssize_t r, j, p, n_tied, isize, lo
+    cdef Py_ssize_t r, j, p, outside, isize
     cdef long long count
     cdef double kth, y, tr, tg, te
     cdef double* hv
@@ -245,34 +331,45 @@ def rank_dense(const floating[:, :] scores, const relevance[:, :] y_true,
         work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
         iv = <double*> malloc(K * sizeof(double))
         for r in prange(n, schedule="static"):
-            _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
             kth = vals[r, K - 1]
             count = 0
-            n_tied = 0
-            tr = 0.0
-            tg = 0.0
-            te = 0.0
             isize = 0
-            for j in range(m):
-                y = y_true[r, j]
-                if y > threshold:
-                    count = count + 1
-                    if want_ideal:
-                        _push_ideal(iv, &isize, K, y)
-                if ties and scores[r, j] == kth:
-                    n_tied = n_tied + 1
+            if want_ideal:
+                for j in range(m):
+                    y = y_true[r, j]
                     if y > threshold:
-                        tr = tr + 1.0
-                        tg = tg + y
-                        if exponential:
-                            te = te + (exp2(y) - 1.0)
+                        count = count + 1
+                        _push_ideal(iv, &isize, K, y)
+            else:
+                for j in range(m):
+                    count = count + (y_true[r, j] > threshold)
             nrel[r] = count
-            trel[r] = tr
-            tgain[r] = tg
-            texp[r] = te
             for p in range(K):
                 grade[r, p] = y_true[r, cols[r, p]]
-            _groups(&vals[r, 0], K, n_tied, ties, &gstart[r, 0], &gsize[r, 0])
+            _groups(&vals[r, 0], K, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            if ties:
+                tr = 0.0
+                tg = 0.0
+                te = 0.0
+                if outside == 0:  # the last tie group lies inside the top K
+                    for p in range(gstart[r, K - 1], K):
+                        y = grade[r, p]
+                        if y > threshold:
+                            tr = tr + 1.0
+                            tg = tg + y
+                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                else:
+                    for j in range(m):
+                        if scores[r, j] == kth:
+                            y = y_true[r, j]
+                            if y > threshold:
+                                tr = tr + 1.0
+                                tg = tg + y
+                                te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                trel[r] = tr
+                tgain[r] = tg
+                texp[r] = te
             if want_ideal:
                 _ideal_sorted(iv, isize, &ideal[r, 0], K)
         free(hv)
@@ -284,7 +381,7 @@ def rank_dense(const floating[:, :] scores, const relevance[:, :] y_true,
 
 # -- CSR relevance ------------------------------------------------------------
 
-def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
+def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
              const long long[::1] indices, const relevance[::1] data,
              Py_ssize_t row_offset, Py_ssize_t K, bint ties, double threshold,
              bint want_ideal, bint exponential, int n_threads):
@@ -305,7 +402,7 @@ def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
     cdef double[::1] tgain = out["tied_gain"]
     cdef double[::1] texp = out["tied_gain_exp"]
     cdef double[:, ::1] ideal = out["ideal"]
-    cdef Py_ssize_t r, j, p, n_tied, isize, a, b, lo, hi, mid, c
+    cdef Py_ssize_t r, j, p, outside, isize, a, b, lo, hi, mid, c
     cdef long long count
     cdef double kth, y, tr, tg, te
     cdef double* hv
@@ -318,14 +415,11 @@ def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
         work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
         iv = <double*> malloc(K * sizeof(double))
         for r in prange(n, schedule="static"):
-            _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
             kth = vals[r, K - 1]
             a = indptr[row_offset + r]
             b = indptr[row_offset + r + 1]
             count = 0
-            tr = 0.0
-            tg = 0.0
-            te = 0.0
             isize = 0
             for j in range(a, b):
                 y = data[j]
@@ -333,20 +427,7 @@ def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
                     count = count + 1
                     if want_ideal:
                         _push_ideal(iv, &isize, K, y)
-                    if ties and scores[r, indices[j]] == kth:
-                        tr = tr + 1.0
-                        tg = tg + y
-                        if exponential:
-                            te = te + (exp2(y) - 1.0)
             nrel[r] = count
-            trel[r] = tr
-            tgain[r] = tg
-            texp[r] = te
-            n_tied = 0
-            if ties:
-                for j in range(m):
-                    if scores[r, j] == kth:
-                        n_tied = n_tied + 1
             for p in range(K):
                 c = cols[r, p]
                 lo = a
@@ -359,7 +440,28 @@ def rank_csr(const floating[:, :] scores, const long long[::1] indptr,
                         hi = mid
                 if lo < b and indices[lo] == c:
                     grade[r, p] = data[lo]
-            _groups(&vals[r, 0], K, n_tied, ties, &gstart[r, 0], &gsize[r, 0])
+            _groups(&vals[r, 0], K, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            if ties:
+                tr = 0.0
+                tg = 0.0
+                te = 0.0
+                if outside == 0:  # the last tie group lies inside the top K
+                    for p in range(gstart[r, K - 1], K):
+                        y = grade[r, p]
+                        if y > threshold:
+                            tr = tr + 1.0
+                            tg = tg + y
+                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                else:  # only stored items can be relevant (threshold >= 0)
+                    for j in range(a, b):
+                        y = data[j]
+                        if y > threshold and scores[r, indices[j]] == kth:
+                            tr = tr + 1.0
+                            tg = tg + y
+                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                trel[r] = tr
+                tgain[r] = tg
+                texp[r] = te
             if want_ideal:
                 _ideal_sorted(iv, isize, &ideal[r, 0], K)
         free(hv)

@@ -25,7 +25,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import hypergeom
 from sklearn.exceptions import UndefinedMetricWarning
 
 from ._topk import RelevanceSource, iter_blocks, rank_block
@@ -146,6 +145,8 @@ def _average_precision(ranked, cut, k, params):
     m = cut - a
     straddle = valid_last & (a + n > cut) & (r > 0) & (cut > 0)
     if np.any(straddle):
+        from scipy.stats import hypergeom  # heavy import: only when needed
+
         rows = np.flatnonzero(straddle)
         a, n, r, m = a[rows], n[rows], r[rows].astype(np.int64), m[rows]
         pre = pos < a[:, None]

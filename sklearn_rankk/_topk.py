@@ -119,10 +119,11 @@ def _dense_block(x, rows, dtypes):
     """Rows of a dense array (or sparse matrix) in a dtype the kernel takes."""
     block = x[rows].toarray() if sp.issparse(x) else np.asarray(x[rows])
     if block.dtype == np.bool_:
-        return block.view(np.uint8)
-    if block.dtype not in dtypes:
-        return block.astype(np.float64)
-    return block
+        block = block.view(np.uint8)
+    elif block.dtype not in dtypes:
+        block = block.astype(np.float64)
+    # Rows contiguous in memory (a copy of this block only if they are not).
+    return np.ascontiguousarray(block)
 
 
 def n_relevant(y_true, rows, threshold):
