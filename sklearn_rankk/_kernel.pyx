@@ -98,75 +98,76 @@ cdef inline void _sift_up(double* hv, Py_ssize_t* hj, Py_ssize_t i) noexcept nog
         i = parent
 
 
+cdef inline void _note_tie(double worst, double* eq_value,
+                           Py_ssize_t* eq_count) noexcept nogil:
+    """Count an item left out (turned away or evicted) at score ``worst``."""
+    if worst == eq_value[0]:
+        eq_count[0] += 1
+    else:
+        eq_value[0] = worst
+        eq_count[0] = 1
+
+
+cdef inline double _keep(bint small, double v, Py_ssize_t i, Py_ssize_t K,
+                         double* bv, Py_ssize_t* bj) noexcept nogil:
+    """Put item ``i`` of score ``v`` in place of the worst kept one.
+
+    ``small``: the buffer is sorted (score descending; an equal score came
+    earlier, so it stays ahead), else it is a heap. Returns the new worst.
+    """
+    cdef Py_ssize_t p
+    if small:
+        p = K - 1
+        while p > 0 and v > bv[p - 1]:
+            bv[p] = bv[p - 1]
+            bj[p] = bj[p - 1]
+            p -= 1
+        bv[p] = v
+        bj[p] = i
+        return bv[K - 1]
+    bv[0] = v
+    bj[0] = i
+    _sift_down(bv, bj, K, 0)
+    return bv[0]
+
+
 cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
                             Py_ssize_t* hj, keyed* work, double* out_v,
                             Py_ssize_t* out_j) noexcept nogil:
     """Best K of the row ``s`` into out_v/out_j in rank order.
 
     Returns the number of items left out of the top K whose score equals the
-    K-th score. On the heap path these are the items turned away (or evicted)
+    K-th score. When streaming, these are the items turned away (or evicted)
     while the worst kept score was equal to theirs: the worst kept score never
     decreases, so one counter for the latest such score is enough.
     """
     cdef Py_ssize_t m = s.shape[0], i, j, end, size, p, eq_count = 0
     cdef double v, worst, eq_value = INFINITY
     cdef int reach
-    if K <= SMALL_K and K * 8 < m:
-        # Small K: a buffer kept sorted (score descending; an equal score
-        # comes later, so it goes after), insertion from the bottom.
-        out_v[0] = s[0]
-        out_j[0] = 0
-        for j in range(1, K):
-            v = s[j]
-            p = j
-            while p > 0 and v > out_v[p - 1]:
-                out_v[p] = out_v[p - 1]
-                out_j[p] = out_j[p - 1]
-                p -= 1
-            out_v[p] = v
-            out_j[p] = j
-        worst = out_v[K - 1]
-        j = K
-        while j < m:
-            end = j + CHUNK if j + CHUNK <= m else m
-            reach = 0
-            for i in range(j, end):
-                reach |= s[i] >= worst
-            if reach:
-                for i in range(j, end):
-                    v = s[i]
-                    if v > worst:
-                        if worst == eq_value:  # the evicted item ties the worst
-                            eq_count += 1
-                        else:
-                            eq_value = worst
-                            eq_count = 1
-                        p = K - 1
-                        while p > 0 and v > out_v[p - 1]:
-                            out_v[p] = out_v[p - 1]
-                            out_j[p] = out_j[p - 1]
-                            p -= 1
-                        out_v[p] = v
-                        out_j[p] = i
-                        worst = out_v[K - 1]
-                    elif v == worst:
-                        if worst == eq_value:
-                            eq_count += 1
-                        else:
-                            eq_value = worst
-                            eq_count = 1
-            j = end
-        return eq_count if eq_value == worst else 0
+    cdef bint small = K <= SMALL_K
+    cdef double* bv = out_v if small else hv
+    cdef Py_ssize_t* bj = out_j if small else hj
     if K * 8 < m:
+        # Stream the row through a buffer of the best K: sorted for small K,
+        # a heap otherwise. Fill it with the first K items...
         for j in range(K):
-            hv[j] = s[j]
-            hj[j] = j
-            _sift_up(hv, hj, j)
-        worst = hv[0]
+            if small:
+                p = j
+                while p > 0 and s[j] > bv[p - 1]:
+                    bv[p] = bv[p - 1]
+                    bj[p] = bj[p - 1]
+                    p -= 1
+                bv[p] = s[j]
+                bj[p] = j
+            else:
+                hv[j] = s[j]
+                hj[j] = j
+                _sift_up(hv, hj, j)
+        worst = bv[K - 1] if small else bv[0]
+        # ...then most chunks hold nothing that reaches the worst kept score:
+        # one branch-free (vectorisable) test skips them at once.
         j = K
         while j < m:
-            # Most chunks hold nothing that reaches the worst kept score: one
-            # branch-free (vectorisable) test skips all of them at once.
             end = j + CHUNK if j + CHUNK <= m else m
             reach = 0
             for i in range(j, end):
@@ -175,31 +176,21 @@ cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
                 for i in range(j, end):
                     v = s[i]
                     if v > worst:
-                        if worst == eq_value:  # the evicted item ties the worst
-                            eq_count += 1
-                        else:
-                            eq_value = worst
-                            eq_count = 1
-                        hv[0] = v
-                        hj[0] = i
-                        _sift_down(hv, hj, K, 0)
-                        worst = hv[0]
+                        _note_tie(worst, &eq_value, &eq_count)  # evicted
+                        worst = _keep(small, v, i, K, bv, bj)
                     elif v == worst:
-                        if worst == eq_value:
-                            eq_count += 1
-                        else:
-                            eq_value = worst
-                            eq_count = 1
+                        _note_tie(worst, &eq_value, &eq_count)  # turned away
             j = end
-        # Pop the worst first: fill the ranks from the bottom.
-        size = K
-        for p in range(K - 1, -1, -1):
-            out_v[p] = hv[0]
-            out_j[p] = hj[0]
-            size -= 1
-            hv[0] = hv[size]
-            hj[0] = hj[size]
-            _sift_down(hv, hj, size, 0)
+        if not small:
+            # Pop the worst first: fill the ranks from the bottom.
+            size = K
+            for p in range(K - 1, -1, -1):
+                out_v[p] = hv[0]
+                out_j[p] = hj[0]
+                size -= 1
+                hv[0] = hv[size]
+                hj[0] = hj[size]
+                _sift_down(hv, hj, size, 0)
         return eq_count if eq_value == out_v[K - 1] else 0
     # K is a large fraction of the row: select, then sort the first K.
     for j in range(m):

@@ -121,6 +121,34 @@ def test_kernel_matches_numpy_reference(form, threads):
             )
 
 
+@pytest.mark.parametrize("K", [5, 32, 33, 40, 150, 400])
+def test_every_selection_path(K):
+    # K <= 32 with K * 8 < row: sorted buffer; larger K: heap; K * 8 >= row:
+    # selection over the whole row. Rows of 400 with ties and -inf.
+    rng = np.random.default_rng(K)
+    scores = rng.integers(0, 60, size=(20, 400)).astype(float)
+    scores[rng.random((20, 400)) < 0.1] = -np.inf
+    scores[0] = 1.0  # one row all tied
+    y = rng.integers(0, 3, size=(20, 400))
+    expected = reference(y, scores, K, 0.0)
+    for ignore_ties in (False, True):
+        got = rank_block(
+            RelevanceSource(y, 0.0),
+            scores,
+            slice(0, 20),
+            K,
+            ignore_ties=ignore_ties,
+            want_ideal=True,
+            exponential=False,
+        )
+        np.testing.assert_array_equal(got.cols, expected["cols"])
+        np.testing.assert_array_equal(got.grade, expected["grade"])
+        np.testing.assert_array_equal(got.ideal, expected["ideal"])
+        if not ignore_ties:
+            np.testing.assert_array_equal(got.gsize, expected["gsize"])
+            np.testing.assert_array_equal(got.tied_relevant, expected["tied_relevant"])
+
+
 def test_ignore_ties_groups_are_single_ranks():
     scores = np.array([[1.0, 1.0, 1.0, 0.5]])
     got = rank_block(
