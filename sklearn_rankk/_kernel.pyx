@@ -266,6 +266,11 @@ cdef void _ideal_sorted(double* iv, Py_ssize_t size, double* out, Py_ssize_t K) 
         out[p] = iv[size - 1 - p] if p < size else 0.0
 
 
+def _check_k(Py_ssize_t K, Py_ssize_t m):
+    if not 1 <= K <= m:
+        raise ValueError(f"K must be in [1, {m}] (the row length); got {K}.")
+
+
 def _outputs(Py_ssize_t n, Py_ssize_t K, bint want_ideal):
     """The kernel's output arrays; ``grade`` is 0 where nothing is stored."""
     return {
@@ -298,6 +303,9 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
     relevant grades, padded with 0; empty unless requested).
     """
     cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
+    _check_k(K, m)
+    if y_true.shape[0] != n or y_true.shape[1] != m:
+        raise ValueError("scores and y_true must have the same shape.")
     out = _outputs(n, K, want_ideal)
     cdef Py_ssize_t[:, ::1] cols = out["cols"]
     cdef double[:, ::1] vals = out["values"]
@@ -316,12 +324,18 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
     cdef Py_ssize_t* hj
     cdef keyed* work
     cdef double* iv
+    cdef bint ok
+    cdef int[::1] failed = np.zeros(1, dtype=np.intc)
     with nogil, parallel(num_threads=n_threads):
         hv = <double*> malloc(K * sizeof(double))
         hj = <Py_ssize_t*> malloc(K * sizeof(Py_ssize_t))
         work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
         iv = <double*> malloc(K * sizeof(double))
+        ok = hv != NULL and hj != NULL and iv != NULL and (work != NULL or K * 8 < m)
         for r in prange(n, schedule="static"):
+            if not ok:
+                failed[0] = 1
+                continue
             outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
             kth = vals[r, K - 1]
             count = 0
@@ -367,6 +381,8 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
         free(hj)
         free(work)
         free(iv)
+    if failed[0]:
+        raise MemoryError("not enough memory for the top-k kernel's row buffers")
     return out
 
 
@@ -382,6 +398,9 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
     implicit zeros are then not relevant).
     """
     cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
+    _check_k(K, m)
+    if row_offset < 0 or indptr.shape[0] < row_offset + n + 1:
+        raise ValueError("indptr does not cover the rows of this block.")
     out = _outputs(n, K, want_ideal)
     cdef Py_ssize_t[:, ::1] cols = out["cols"]
     cdef double[:, ::1] vals = out["values"]
@@ -400,12 +419,18 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
     cdef Py_ssize_t* hj
     cdef keyed* work
     cdef double* iv
+    cdef bint ok
+    cdef int[::1] failed = np.zeros(1, dtype=np.intc)
     with nogil, parallel(num_threads=n_threads):
         hv = <double*> malloc(K * sizeof(double))
         hj = <Py_ssize_t*> malloc(K * sizeof(Py_ssize_t))
         work = <keyed*> malloc(m * sizeof(keyed)) if K * 8 >= m else NULL
         iv = <double*> malloc(K * sizeof(double))
+        ok = hv != NULL and hj != NULL and iv != NULL and (work != NULL or K * 8 < m)
         for r in prange(n, schedule="static"):
+            if not ok:
+                failed[0] = 1
+                continue
             outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
             kth = vals[r, K - 1]
             a = indptr[row_offset + r]
@@ -459,4 +484,6 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
         free(hj)
         free(work)
         free(iv)
+    if failed[0]:
+        raise MemoryError("not enough memory for the top-k kernel's row buffers")
     return out

@@ -118,12 +118,35 @@ def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
 def _dense_block(x, rows, dtypes):
     """Rows of a dense array (or sparse matrix) in a dtype the kernel takes."""
     block = x[rows].toarray() if sp.issparse(x) else np.asarray(x[rows])
-    if block.dtype == np.bool_:
+    if block.dtype == np.bool_ and np.dtype("u1") in dtypes:
         block = block.view(np.uint8)
     elif block.dtype not in dtypes:
-        block = block.astype(np.float64)
+        block = _as_float64(block)
     # Rows contiguous in memory (a copy of this block only if they are not).
     return np.ascontiguousarray(block)
+
+
+def _as_float64(block):
+    """float64 values that order and tie exactly as ``block`` does.
+
+    Integers beyond 2**53 and long doubles can round to equal float64
+    values; for them, the block's values are replaced by their ranks (a
+    strictly increasing map, with -inf kept), which changes no ranking.
+    """
+    as_float = block.astype(np.float64)
+    kind, size = block.dtype.kind, block.dtype.itemsize
+    exact = True
+    if kind in "iu" and size >= 8 and block.size:
+        exact = max(abs(int(block.min())), abs(int(block.max()))) <= 2**53
+    elif kind == "f" and size > 8:
+        exact = bool(np.all(as_float.astype(block.dtype) == block))
+    if exact:
+        return as_float
+    ranks = np.unique(block, return_inverse=True)[1].reshape(block.shape)
+    ranks = ranks.astype(np.float64)
+    if kind == "f":
+        ranks[block == -np.inf] = -np.inf
+    return ranks
 
 
 def n_relevant(y_true, rows, threshold):

@@ -93,6 +93,11 @@ def _check_sparse_2d(x, name):
 def _canonical_csr(x):
     """CSR with summed duplicates, never modifying the caller's matrix."""
     x = x.tocsr()
+    if x.nnz and (x.indices.min() < 0 or x.indices.max() >= x.shape[1]):
+        raise ValueError(
+            "The sparse matrix is malformed: a column index lies outside its "
+            f"{x.shape[1]} columns."
+        )
     if not x.has_canonical_format:
         x = x.copy()
         x.sum_duplicates()

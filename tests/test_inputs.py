@@ -140,3 +140,25 @@ def test_nan_zero_division_drops_only_undefined_rows():
     assert recall_at_k_score(
         y_true, y_score, k=1, zero_division=np.nan, sample_weight=[1, 2]
     ) == pytest.approx(0.0)
+
+
+def test_bool_and_wide_integer_scores_rank_exactly():
+    y_true = [[0, 1, 0, 0]]
+    assert (
+        precision_at_k_score(y_true, np.array([[False, True, False, False]]), k=1)
+        == 1.0
+    )
+    # 2**53 and 2**53 + 1 are equal as float64: ranked as integers, not tied.
+    big = np.array([[2**53, 2**53 + 1, 0, 0]], dtype=np.int64)
+    assert precision_at_k_score(y_true, big, k=1) == 1.0
+    assert precision_at_k_score(y_true, big.astype(np.uint64), k=1) == 1.0
+    wide = np.array([[1.0, 1.0, -np.inf, 0.0]], dtype=np.longdouble)
+    wide[0, 1] += np.finfo(np.longdouble).eps
+    assert precision_at_k_score(y_true, wide, k=1) == 1.0
+    assert recall_at_k_score([[0, 0, 1, 0]], wide, k=4) == 0.0  # -inf stays
+
+
+def test_malformed_sparse_matrix_is_an_error():
+    y = sp.csr_matrix(([1.0, 2.0], [0, 5_000_000], [0, 2]), shape=(1, 10))
+    with pytest.raises(ValueError, match="malformed"):
+        precision_at_k_score(y, np.zeros((1, 10)), k=1)

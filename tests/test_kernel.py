@@ -204,3 +204,29 @@ def test_no_oversubscription_in_joblib_workers():
     )
     cpus = joblib.cpu_count()
     assert all(t <= max(1, cpus // 2) for t in got)
+
+
+def test_kernel_checks_its_arguments():
+    from sklearn_rankk import _kernel
+
+    scores, y = np.zeros((2, 5)), np.zeros((2, 5), dtype=np.uint8)
+    for K in (0, 6):
+        with pytest.raises(ValueError, match="K must be"):
+            _kernel.rank_dense(scores, y, K, True, 0.0, False, False, 1)
+    with pytest.raises(ValueError, match="same shape"):
+        _kernel.rank_dense(scores, y[:, :3], 2, True, 0.0, False, False, 1)
+    indptr = np.zeros(2, dtype=np.int64)  # covers one row, not two
+    with pytest.raises(ValueError, match="indptr"):
+        _kernel.rank_csr(
+            scores,
+            indptr,
+            np.zeros(0, np.int64),
+            np.zeros(0),
+            0,
+            2,
+            True,
+            0.0,
+            False,
+            False,
+            1,
+        )
