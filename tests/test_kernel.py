@@ -214,7 +214,7 @@ def test_kernel_checks_its_arguments():
         with pytest.raises(ValueError, match="K must be"):
             _kernel.rank_dense(scores, y, K, True, 0.0, False, False, 1)
     with pytest.raises(ValueError, match="same shape"):
-        _kernel.rank_dense(scores, y[:, :3], 2, True, 0.0, False, False, 1)
+        _kernel.rank_dense(scores, y[:, :3].copy(), 2, True, 0.0, False, False, 1)
     indptr = np.zeros(2, dtype=np.int64)  # covers one row, not two
     with pytest.raises(ValueError, match="indptr"):
         _kernel.rank_csr(
