@@ -112,7 +112,7 @@ def _average_precision(ranked, cut, k, params):
     r_g = ranked.relevant_group_sum()
     n_g = ranked.gsize
     valid = ranked.valid
-    e = np.where(valid, r_g / n_g, 0.0)
+    e = ranked.expected_relevant()
     pair = np.where(
         valid & (n_g > 1), r_g * (r_g - 1) / (n_g * np.maximum(n_g - 1, 1)), 0.0
     )

@@ -207,17 +207,16 @@ class Ranked:
     @property
     def relevant(self):
         """Binary relevance of the item at each rank."""
-        if "rel" not in self._cache:
-            self._cache["rel"] = self.grade > self.threshold
-        return self._cache["rel"]
+        return self._cached("rel", lambda: self.grade > self.threshold)
 
     def gains(self, gain):
         """Gain of the item at each rank (0 at or below the threshold)."""
-        key = ("gain", gain)
-        if key not in self._cache:
+
+        def compute():
             g = np.where(self.relevant, self.grade, 0.0)
-            self._cache[key] = g if gain == "linear" else np.exp2(g) - 1.0
-        return self._cache[key]
+            return g if gain == "linear" else np.exp2(g) - 1.0
+
+        return self._cached(("gain", gain), compute)
 
     def ideal_gains(self, gain):
         """Gains of the ideal ranking's first K ranks."""
@@ -250,15 +249,31 @@ class Ranked:
         out = self.group_sum(at, tied_total) / self.gsize
         return np.where(self.valid, out, 0.0)
 
+    def _cached(self, key, compute):
+        # Several metrics of one pass share these: compute each once.
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
     def relevant_group_sum(self):
-        return self.group_sum(self.relevant, self.tied_relevant)
+        """Relevant items in the tie group of each rank (whole row)."""
+        return self._cached(
+            "rel_group", lambda: self.group_sum(self.relevant, self.tied_relevant)
+        )
 
     def expected_relevant(self):
-        return self.expected(self.relevant, self.tied_relevant)
+        """Expected relevance at each rank."""
+        return self._cached(
+            "rel_expected",
+            lambda: np.where(self.valid, self.relevant_group_sum() / self.gsize, 0.0),
+        )
 
     def expected_gain(self, gain):
+        """Expected gain at each rank."""
         tied = self.tied_gain if gain == "linear" else self.tied_gain_exp
-        return self.expected(self.gains(gain), tied)
+        return self._cached(
+            ("gain_expected", gain), lambda: self.expected(self.gains(gain), tied)
+        )
 
 
 class RelevanceSource:

@@ -121,15 +121,15 @@ def test_kernel_matches_numpy_reference(form, threads):
             )
 
 
-@pytest.mark.parametrize("K", [5, 32, 33, 40, 150, 400])
+@pytest.mark.parametrize("K", [5, 64, 65, 100, 124, 125, 400, 1000])
 def test_every_selection_path(K):
-    # K <= 32 with K * 8 < row: sorted buffer; larger K: heap; K * 8 >= row:
-    # selection over the whole row. Rows of 400 with ties and -inf.
+    # K <= 64 with K * 8 < row: sorted buffer; larger K: heap; K * 8 >= row:
+    # selection over the whole row. Rows of 1000 with ties and -inf.
     rng = np.random.default_rng(K)
-    scores = rng.integers(0, 60, size=(20, 400)).astype(float)
-    scores[rng.random((20, 400)) < 0.1] = -np.inf
+    scores = rng.integers(0, 150, size=(20, 1000)).astype(float)
+    scores[rng.random((20, 1000)) < 0.1] = -np.inf
     scores[0] = 1.0  # one row all tied
-    y = rng.integers(0, 3, size=(20, 400))
+    y = rng.integers(0, 3, size=(20, 1000))
     expected = reference(y, scores, K, 0.0)
     for ignore_ties in (False, True):
         got = rank_block(
