@@ -162,6 +162,19 @@ def cases_for(name, y_true, y_score, k):
             1,
             partial(info.function, y_true, y_score, zero_division=0.0, **kw),
         )
+    for threads, ignore in ((2, False), (1, True), (2, True)):
+        mode = "ignore_ties" if ignore else "tie-aware"
+        cases[f"rankk ndcg alone, {mode}, {threads} thr"] = (
+            threads,
+            partial(
+                rk.ndcg_at_k_score,
+                y_true,
+                y_score,
+                k=k,
+                ignore_ties=ignore,
+                zero_division=0.0,
+            ),
+        )
     if dense_ok and available("ranx"):
         ranx_ndcg(y_true[:2], y_score[:2], k)  # numba compilation, not timed
         cases["ranx ndcg (dict conversion included)"] = partial(
