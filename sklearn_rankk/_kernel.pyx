@@ -232,6 +232,17 @@ cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t outside, bint ties,
         gsize[p] = K - start + outside
 
 
+cdef inline void _unused_ranks(Py_ssize_t kr, Py_ssize_t K, double* v, Py_ssize_t* j,
+                               long long* gstart, long long* gsize) noexcept nogil:
+    """Ranks kr..K-1 of a row ranked to kr only: not retrieved, no group."""
+    cdef Py_ssize_t p
+    for p in range(kr, K):
+        v[p] = -INFINITY
+        j[p] = 0
+        gstart[p] = p
+        gsize[p] = 1
+
+
 cdef void _push_ideal(double* iv, Py_ssize_t* isize, Py_ssize_t K, double y) noexcept nogil:
     """Keep the K largest grades seen (a min-heap of values)."""
     cdef Py_ssize_t i, c, w
@@ -267,9 +278,11 @@ cdef void _ideal_sorted(double* iv, Py_ssize_t size, double* out, Py_ssize_t K) 
         out[p] = iv[size - 1 - p] if p < size else 0.0
 
 
-def _check_k(Py_ssize_t K, Py_ssize_t m):
+def _check_k(Py_ssize_t K, Py_ssize_t m, row_k, Py_ssize_t n):
     if not 1 <= K <= m:
         raise ValueError(f"K must be in [1, {m}] (the row length); got {K}.")
+    if row_k.shape[0] != n or (n and (row_k.min() < 1 or row_k.max() > K)):
+        raise ValueError(f"row_k must hold one rank count in [1, {K}] per row.")
 
 
 def _outputs(Py_ssize_t n, Py_ssize_t K, bint want_ideal):
@@ -291,12 +304,15 @@ def _outputs(Py_ssize_t n, Py_ssize_t K, bint want_ideal):
 # -- dense relevance ----------------------------------------------------------
 
 def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
-               Py_ssize_t K, bint ties, double threshold, bint want_ideal,
-               bint exponential, int n_threads):
+               Py_ssize_t K, const long long[::1] row_k, bint ties,
+               double threshold, bint want_ideal, bint exponential, int n_threads):
     """Rank every row of ``scores`` and read the relevance of ``y_true``.
 
     Returns
     -------
+    ``row_k[r]`` (at most ``K``) ranks are produced for row ``r``; its ranks
+    beyond are marked not retrieved (score -inf), each its own group.
+
     dict of arrays: cols, values (score at each rank), gstart, gsize, grade
     (y_true at each rank), n_relevant, tied_relevant, tied_gain and
     tied_gain_exp (sums over the relevant items of the last tie group's whole
@@ -304,7 +320,7 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
     relevant grades, padded with 0; empty unless requested).
     """
     cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
-    _check_k(K, m)
+    _check_k(K, m, np.asarray(row_k), n)
     if y_true.shape[0] != n or y_true.shape[1] != m:
         raise ValueError("scores and y_true must have the same shape.")
     out = _outputs(n, K, want_ideal)
@@ -318,7 +334,7 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
     cdef double[::1] tgain = out["tied_gain"]
     cdef double[::1] texp = out["tied_gain_exp"]
     cdef double[:, ::1] ideal = out["ideal"]
-    cdef Py_ssize_t r, j, p, outside, isize
+    cdef Py_ssize_t r, j, p, outside, isize, kr
     cdef long long count
     cdef double kth, y, tr, tg, te
     cdef double* hv
@@ -337,8 +353,9 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
             if not ok:
                 failed[0] = 1
                 continue
-            outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
-            kth = vals[r, K - 1]
+            kr = row_k[r]
+            outside = _select_row(scores[r], kr, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            kth = vals[r, kr - 1]
             count = 0
             isize = 0
             if want_ideal:
@@ -351,15 +368,16 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
                 for j in range(m):
                     count = count + (y_true[r, j] > threshold)
             nrel[r] = count
-            for p in range(K):
+            for p in range(kr):
                 grade[r, p] = y_true[r, cols[r, p]]
-            _groups(&vals[r, 0], K, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            _groups(&vals[r, 0], kr, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            _unused_ranks(kr, K, &vals[r, 0], &cols[r, 0], &gstart[r, 0], &gsize[r, 0])
             if ties:
                 tr = 0.0
                 tg = 0.0
                 te = 0.0
                 if outside == 0:  # the last tie group lies inside the top K
-                    for p in range(gstart[r, K - 1], K):
+                    for p in range(gstart[r, kr - 1], kr):
                         y = grade[r, p]
                         if y > threshold:
                             tr = tr + 1.0
@@ -391,7 +409,8 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
 
 def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
              const long long[::1] indices, const relevance[::1] data,
-             Py_ssize_t row_offset, Py_ssize_t K, bint ties, double threshold,
+             Py_ssize_t row_offset, Py_ssize_t K, const long long[::1] row_k,
+             bint ties, double threshold,
              bint want_ideal, bint exponential, int n_threads):
     """As :func:`rank_dense`, with ``y_true`` rows ``row_offset + r`` in CSR.
 
@@ -399,7 +418,7 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
     implicit zeros are then not relevant).
     """
     cdef Py_ssize_t n = scores.shape[0], m = scores.shape[1]
-    _check_k(K, m)
+    _check_k(K, m, np.asarray(row_k), n)
     if row_offset < 0 or indptr.shape[0] < row_offset + n + 1:
         raise ValueError("indptr does not cover the rows of this block.")
     out = _outputs(n, K, want_ideal)
@@ -413,7 +432,7 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
     cdef double[::1] tgain = out["tied_gain"]
     cdef double[::1] texp = out["tied_gain_exp"]
     cdef double[:, ::1] ideal = out["ideal"]
-    cdef Py_ssize_t r, j, p, outside, isize, a, b, lo, hi, mid, c
+    cdef Py_ssize_t r, j, p, outside, isize, a, b, lo, hi, mid, c, kr
     cdef long long count
     cdef double kth, y, tr, tg, te
     cdef double* hv
@@ -432,8 +451,9 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
             if not ok:
                 failed[0] = 1
                 continue
-            outside = _select_row(scores[r], K, hv, hj, work, &vals[r, 0], &cols[r, 0])
-            kth = vals[r, K - 1]
+            kr = row_k[r]
+            outside = _select_row(scores[r], kr, hv, hj, work, &vals[r, 0], &cols[r, 0])
+            kth = vals[r, kr - 1]
             a = indptr[row_offset + r]
             b = indptr[row_offset + r + 1]
             count = 0
@@ -445,7 +465,7 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
                     if want_ideal:
                         _push_ideal(iv, &isize, K, y)
             nrel[r] = count
-            for p in range(K):
+            for p in range(kr):
                 c = cols[r, p]
                 lo = a
                 hi = b
@@ -457,13 +477,14 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
                         hi = mid
                 if lo < b and indices[lo] == c:
                     grade[r, p] = data[lo]
-            _groups(&vals[r, 0], K, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            _groups(&vals[r, 0], kr, outside, ties, &gstart[r, 0], &gsize[r, 0])
+            _unused_ranks(kr, K, &vals[r, 0], &cols[r, 0], &gstart[r, 0], &gsize[r, 0])
             if ties:
                 tr = 0.0
                 tg = 0.0
                 te = 0.0
                 if outside == 0:  # the last tie group lies inside the top K
-                    for p in range(gstart[r, K - 1], K):
+                    for p in range(gstart[r, kr - 1], kr):
                         y = grade[r, p]
                         if y > threshold:
                             tr = tr + 1.0

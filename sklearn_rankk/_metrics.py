@@ -290,12 +290,13 @@ def per_row_values(
                 else:
                     n_rows = rows.stop - rows.start
                     cuts.append(np.full(n_rows, min(n_items, k or n_items)))
-            K = int(max(1, min(n_items, max(int(c.max()) for c in cuts))))
+            # Each row is ranked as deep as its deepest cut-off needs.
+            row_k = np.clip(np.max(cuts, axis=0), 1, n_items)
             ranked = rank_block(
                 source,
                 data.y_score,
                 rows,
-                K,
+                row_k,
                 ignore_ties=ignore_ties,
                 want_ideal=want_ideal,
                 exponential=exponential,

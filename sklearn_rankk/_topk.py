@@ -184,6 +184,10 @@ class Ranked:
         The K largest relevant grades of the row, decreasing, padded with 0.
     threshold : float
         Relevance threshold.
+    ties : bool
+        False if ties are broken by column order (every rank its own group).
+    row_k : ndarray of shape (n_rows,)
+        Ranks produced for each row; ranks beyond are not retrieved.
     """
 
     cols: np.ndarray
@@ -198,6 +202,7 @@ class Ranked:
     ideal: np.ndarray
     threshold: float
     ties: bool
+    row_k: np.ndarray
     _cache: dict = field(default_factory=dict)
 
     @property
@@ -231,14 +236,17 @@ class Ranked:
         if not self.ties:
             return at
         csum = np.cumsum(at, axis=1, dtype=np.float64)
-        gend_in = np.minimum(self.gstart + self.gsize, at.shape[1])
+        kr = self.row_k[:, None]
+        gend_in = np.minimum(self.gstart + self.gsize, kr)
         upto = np.take_along_axis(csum, gend_in - 1, axis=1)
         before = np.where(
             self.gstart > 0,
             np.take_along_axis(csum, np.maximum(self.gstart - 1, 0), axis=1),
             0.0,
         )
-        last = self.gstart == self.gstart[:, -1:]
+        # The last group of each row: the one holding its rank row_k - 1.
+        last_start = np.take_along_axis(self.gstart, kr - 1, axis=1)
+        last = (self.gstart == last_start) & (np.arange(at.shape[1]) < kr)
         return np.where(last, tied_total[:, None], upto - before)
 
     def expected(self, at, tied_total):
@@ -299,18 +307,25 @@ class RelevanceSource:
         return n_relevant(self.y_true, rows, self.threshold)
 
 
-def rank_block(source, y_score, rows, K, *, ignore_ties, want_ideal, exponential):
-    """Rank the rows ``rows`` of ``y_score`` and read their relevance."""
+def rank_block(source, y_score, rows, row_k, *, ignore_ties, want_ideal, exponential):
+    """Rank the rows ``rows`` of ``y_score`` and read their relevance.
+
+    ``row_k`` (one int per row, or one for all) is how many ranks each row
+    needs; the outputs have ``max(row_k)`` columns.
+    """
     scores = _dense_block(y_score, rows, {np.dtype("f4"), np.dtype("f8")})
+    row_k = np.broadcast_to(np.asarray(row_k, dtype=np.int64), scores.shape[:1])
+    row_k = np.ascontiguousarray(row_k)
+    K = int(row_k.max())
     ties = not ignore_ties
-    args = (ties, source.threshold, want_ideal, exponential, n_threads())
+    args = (K, row_k, ties, source.threshold, want_ideal, exponential, n_threads())
     if source.csr:
         out = _kernel.rank_csr(
-            scores, source.indptr, source.indices, source.data, rows.start, K, *args
+            scores, source.indptr, source.indices, source.data, rows.start, *args
         )
     else:
         y_block = _dense_block(source.y_true, rows, _RELEVANCE_DTYPES)
-        out = _kernel.rank_dense(scores, y_block, K, *args)
+        out = _kernel.rank_dense(scores, y_block, *args)
     return Ranked(
         cols=out["cols"],
         valid=out["values"] > -np.inf,
@@ -324,4 +339,5 @@ def rank_block(source, y_score, rows, K, *, ignore_ties, want_ideal, exponential
         ideal=out["ideal"],
         threshold=source.threshold,
         ties=ties,
+        row_k=row_k,
     )

@@ -210,11 +210,16 @@ def test_kernel_checks_its_arguments():
     from sklearn_rankk import _kernel
 
     scores, y = np.zeros((2, 5)), np.zeros((2, 5), dtype=np.uint8)
+    row_k = np.full(2, 2, dtype=np.int64)
     for K in (0, 6):
         with pytest.raises(ValueError, match="K must be"):
-            _kernel.rank_dense(scores, y, K, True, 0.0, False, False, 1)
+            _kernel.rank_dense(scores, y, K, row_k, True, 0.0, False, False, 1)
+    with pytest.raises(ValueError, match="row_k"):
+        _kernel.rank_dense(scores, y, 2, row_k + 1, True, 0.0, False, False, 1)
     with pytest.raises(ValueError, match="same shape"):
-        _kernel.rank_dense(scores, y[:, :3].copy(), 2, True, 0.0, False, False, 1)
+        _kernel.rank_dense(
+            scores, y[:, :3].copy(), 2, row_k, True, 0.0, False, False, 1
+        )
     indptr = np.zeros(2, dtype=np.int64)  # covers one row, not two
     with pytest.raises(ValueError, match="indptr"):
         _kernel.rank_csr(
@@ -224,9 +229,35 @@ def test_kernel_checks_its_arguments():
             np.zeros(0),
             0,
             2,
+            row_k,
             True,
             0.0,
             False,
             False,
             1,
         )
+
+
+def test_rows_ranked_to_their_own_depth():
+    # R-precision ranks each row to its |R|: a row ranked to depth 2 inside a
+    # block of depth 4 has the same first two ranks and tie groups as alone.
+    rng = np.random.default_rng(5)
+    scores = rng.integers(0, 3, size=(30, 12)).astype(float)
+    y = rng.integers(0, 2, size=(30, 12))
+    row_k = rng.integers(1, 13, size=30)
+    source = RelevanceSource(y, 0.0)
+    got = rank_block(
+        source,
+        scores,
+        slice(0, 30),
+        row_k,
+        ignore_ties=False,
+        want_ideal=False,
+        exponential=False,
+    )
+    for i, kr in enumerate(row_k):
+        alone = reference(y[i : i + 1], scores[i : i + 1], int(kr), 0.0)
+        np.testing.assert_array_equal(got.cols[i, :kr], alone["cols"][0])
+        np.testing.assert_array_equal(got.gsize[i, :kr], alone["gsize"][0])
+        assert got.tied_relevant[i] == alone["tied_relevant"][0]
+        assert not got.valid[i, kr:].any()
