@@ -48,10 +48,16 @@ def n_threads():
     honours ``OMP_NUM_THREADS`` and ``threadpoolctl.threadpool_limits`` (and so
     joblib's workers, e.g. under ``GridSearchCV(n_jobs=2)``).
     """
-    limit = _kernel.max_threads()
     if _threads["n"] is not None:
-        return max(1, min(_threads["n"], os.cpu_count() or 1))
-    return max(1, limit)
+        return max(1, min(_threads["n"], _usable_cpus()))
+    return max(1, _kernel.max_threads())
+
+
+def _usable_cpus():
+    """CPUs this process may run on (affinity-aware where the OS tells)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def set_num_threads(n):
