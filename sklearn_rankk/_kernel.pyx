@@ -232,6 +232,16 @@ cdef void _groups(const double* v, Py_ssize_t K, Py_ssize_t outside, bint ties,
         gsize[p] = K - start + outside
 
 
+cdef inline void _add_tied(double y, double threshold, bint exponential, double* tr,
+                           double* tg, double* te) noexcept nogil:
+    """Add an item of the straddling tie group to its relevance sums."""
+    if y > threshold:
+        tr[0] += 1.0
+        tg[0] += y
+        if exponential:
+            te[0] += exp2(y) - 1.0
+
+
 cdef inline void _unused_ranks(Py_ssize_t kr, Py_ssize_t K, double* v, Py_ssize_t* j,
                                long long* gstart, long long* gsize) noexcept nogil:
     """Ranks kr..K-1 of a row ranked to kr only: not retrieved, no group."""
@@ -378,19 +388,11 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
                 te = 0.0
                 if outside == 0:  # the last tie group lies inside the top K
                     for p in range(gstart[r, kr - 1], kr):
-                        y = grade[r, p]
-                        if y > threshold:
-                            tr = tr + 1.0
-                            tg = tg + y
-                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                        _add_tied(grade[r, p], threshold, exponential, &tr, &tg, &te)
                 else:
                     for j in range(m):
                         if scores[r, j] == kth:
-                            y = y_true[r, j]
-                            if y > threshold:
-                                tr = tr + 1.0
-                                tg = tg + y
-                                te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                            _add_tied(y_true[r, j], threshold, exponential, &tr, &tg, &te)
                 trel[r] = tr
                 tgain[r] = tg
                 texp[r] = te
@@ -485,18 +487,11 @@ def rank_csr(const floating[:, ::1] scores, const long long[::1] indptr,
                 te = 0.0
                 if outside == 0:  # the last tie group lies inside the top K
                     for p in range(gstart[r, kr - 1], kr):
-                        y = grade[r, p]
-                        if y > threshold:
-                            tr = tr + 1.0
-                            tg = tg + y
-                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                        _add_tied(grade[r, p], threshold, exponential, &tr, &tg, &te)
                 else:  # only stored items can be relevant (threshold >= 0)
                     for j in range(a, b):
-                        y = data[j]
-                        if y > threshold and scores[r, indices[j]] == kth:
-                            tr = tr + 1.0
-                            tg = tg + y
-                            te = te + (exp2(y) - 1.0 if exponential else 0.0)
+                        if scores[r, indices[j]] == kth:
+                            _add_tied(data[j], threshold, exponential, &tr, &tg, &te)
                 trel[r] = tr
                 tgain[r] = tg
                 texp[r] = te
