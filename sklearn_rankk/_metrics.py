@@ -39,6 +39,7 @@ from ._validation import (
     check_option,
     check_real,
     check_zero_division,
+    is_dask,
 )
 
 
@@ -268,6 +269,19 @@ def per_row_values(
     undefined : list of ndarray (n_samples,) of bool
     sample_weight : validated sample weights or None
     """
+    if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
+        # Dask inputs: the same function on every row block, on the workers.
+        from ._dask import per_row_values_dask
+
+        return per_row_values_dask(
+            requests,
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            ignore_ties=ignore_ties,
+            relevance_threshold=relevance_threshold,
+            labels=labels,
+        )
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     threshold = check_real(relevance_threshold, "relevance_threshold")
     graded = any(spec.graded for spec, _, _ in requests)

@@ -216,6 +216,43 @@ class RankingScorer:
         )
         return self._score(y_true, y_score, sample_weight=sample_weight, labels=labels)
 
+    def _row_values(self, y_true, y_score, *, sample_weight=None, labels=None):
+        """Every metric's value on every row, from one top-k pass.
+
+        The internal entry point for reports, statistics and accumulators:
+        ``zero_division`` is applied (rows undefined under ``np.nan`` are
+        NaN), nothing is averaged.
+
+        Returns
+        -------
+        rows : dict of str -> ndarray of shape (n_samples,)
+            Keyed like ``__call__``'s result.
+        sample_weight : ndarray of shape (n_samples,) or None
+            The validated sample weights.
+        """
+        requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
+        values, undefined, weights = per_row_values(
+            requests,
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            ignore_ties=self.ignore_ties,
+            relevance_threshold=self.relevance_threshold,
+            labels=labels,
+        )
+        rows = {
+            key: aggregate(
+                v,
+                u,
+                sample_weight=weights,
+                average=None,
+                zero_division=self.zero_division,
+                metric=key,
+            )
+            for (key, *_), v, u in zip(self.metrics, values, undefined)
+        }
+        return rows, weights
+
     def _score(self, y_true, y_score, *, sample_weight=None, labels=None):
         requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
         values, undefined, weights = per_row_values(

@@ -35,6 +35,11 @@ class RankingInput:
         return self.y_score.shape
 
 
+def is_dask(x):
+    """Whether ``x`` is a dask collection, without importing dask."""
+    return type(x).__module__.partition(".")[0] == "dask"
+
+
 def _describe(x):
     return f"{type(x).__name__} {x!r}"
 
