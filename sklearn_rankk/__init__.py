@@ -16,12 +16,22 @@ from ._api import (
     r_precision_score,
     recall_at_k_score,
 )
+from ._report import (
+    PrecisionRecallAtK,
+    RankingReport,
+    precision_recall_at_k_curve,
+    ranking_report,
+)
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from ._topk import num_threads, set_num_threads
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "PrecisionRecallAtK",
+    "RankingReport",
+    "precision_recall_at_k_curve",
+    "ranking_report",
     "RankingScorer",
     "get_scorer",
     "get_scorer_names",

@@ -189,6 +189,34 @@ def _ndcg(ranked, cut, k, params):
     return _safe_div(dcg, idcg), idcg <= 0
 
 
+def _cumulative_relevant(ranked, k):
+    """Expected relevant items in the top 1, 2, ..., k ranks: (n_rows, k).
+
+    Ranks beyond the row's width add nothing, so the last count repeats.
+    """
+    counts = ranked._cached(
+        "rel_cumulative", lambda: np.cumsum(ranked.expected_relevant(), axis=1)
+    )
+    if counts.shape[1] >= k:
+        return counts[:, :k]
+    return np.pad(counts, ((0, 0), (0, k - counts.shape[1])), mode="edge")
+
+
+def _precision_curve(ranked, cut, k, params):
+    return _cumulative_relevant(ranked, k) / np.arange(1, k + 1), None
+
+
+def _recall_curve(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    return _safe_div(_cumulative_relevant(ranked, k), n_rel[:, None]), n_rel == 0
+
+
+def _f1_curve(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    denominator = np.arange(1, k + 1) + n_rel[:, None]
+    return 2.0 * _cumulative_relevant(ranked, k) / denominator, n_rel == 0
+
+
 def _safe_div(num, den):
     num = np.asarray(num, dtype=np.float64)
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
@@ -230,6 +258,13 @@ SPECS = {
     "r_precision": MetricSpec("r_precision", _recall, cut_is_n_relevant=True),
 }
 
+# Curves: the value at every cut-off 1..k of each row, shape (n_rows, k).
+CURVE_SPECS = {
+    "precision": MetricSpec("precision", _precision_curve),
+    "recall": MetricSpec("recall", _recall_curve),
+    "f1": MetricSpec("f1", _f1_curve),
+}
+
 
 def check_metric_params(spec, params):
     """Validate a metric's own keyword parameters."""
@@ -265,7 +300,7 @@ def per_row_values(
 
     Returns
     -------
-    values : list of ndarray (n_samples,)
+    values : list of ndarray (n_samples,), or (n_samples, k) for curves
     undefined : list of ndarray (n_samples,) of bool
     sample_weight : validated sample weights or None
     """
@@ -289,7 +324,7 @@ def per_row_values(
     if any(params.get("gain") == "exponential" for _, _, params in requests):
         check_exponential_gain(data.y_true, threshold)
     n_samples, n_items = data.shape
-    values = [np.empty(n_samples, dtype=np.float64) for _ in requests]
+    values = [None] * len(requests)  # allocated on the first block's shapes
     undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
     source = RelevanceSource(data.y_true, threshold)
     want_ideal = any(spec.name == "ndcg" for spec, _, _ in requests)
@@ -324,6 +359,8 @@ def per_row_values(
                         f"of y_true are too large (use smaller grades or "
                         f"gain='linear')."
                     )
+                if values[i] is None:
+                    values[i] = np.empty((n_samples, *v.shape[1:]), dtype=np.float64)
                 values[i][rows] = v
                 if u is not None:
                     undefined[i][rows] = u
@@ -333,7 +370,9 @@ def per_row_values(
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):
     """Apply ``zero_division`` to undefined rows, then average.
 
-    This is the only place where rows are combined.
+    This is the only place where rows are combined. ``values`` holds one
+    value per row, or one row of values (a curve over k) per row; the mean
+    is then taken column by column.
     """
     n_undefined = int(np.count_nonzero(undefined))
     if n_undefined:
@@ -356,10 +395,12 @@ def aggregate(values, undefined, *, sample_weight, average, zero_division, metri
     keep = ~undefined if n_undefined and np.isnan(fill) else slice(None)
     kept = values[keep]
     w = None if sample_weight is None else sample_weight[keep]
-    if kept.size == 0 or (w is not None and not np.any(w > 0)):
+    if kept.shape[0] == 0 or (w is not None and not np.any(w > 0)):
         # Every row (or every positively weighted row) was left out.
-        return float("nan")
-    return float(np.average(kept, weights=w))
+        mean = np.full(values.shape[1:], np.nan)
+    else:
+        mean = np.average(kept, axis=0, weights=w)
+    return float(mean) if mean.ndim == 0 else mean
 
 
 def evaluate(

@@ -282,7 +282,7 @@ def check_sample_weight(sample_weight, n_samples):
     return w
 
 
-def check_k(k, *, allow_none, metric):
+def check_k(k, *, allow_none, metric, name="k"):
     if k is None:
         if allow_none:
             return None
@@ -291,9 +291,9 @@ def check_k(k, *, allow_none, metric):
             f"accepted by dcg, ndcg, map and mrr. Pass an integer k >= 1."
         )
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k must be an integer >= 1; got {_describe(k)}.")
+        raise TypeError(f"{name} must be an integer >= 1; got {_describe(k)}.")
     if k < 1:
-        raise ValueError(f"k must be an integer >= 1; got {k}.")
+        raise ValueError(f"{name} must be an integer >= 1; got {k}.")
     return int(k)
 
 

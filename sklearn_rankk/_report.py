@@ -1,0 +1,578 @@
+"""Reports and curves: many metrics, many cut-offs, from one top-k pass.
+
+:func:`ranking_report` evaluates every requested metric at every requested
+cut-off from one pass over the largest cut-off, optionally with the value a
+random ranking is expected to reach and the lift over it.
+:func:`precision_recall_at_k_curve` gives mean P@k, R@k and F1@k for every
+``k = 1 .. k_max`` from one pass.
+
+The random-ranking expectation is exact: it is what the metric returns for
+a constant ``y_score``, which the tie-aware engine evaluates as the mean over
+all orderings. Items scored ``-inf`` stay unretrieved, so the baseline ranks
+at random the same candidates the model ranked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._metrics import CURVE_SPECS, SPECS, aggregate, per_row_values
+from ._registry import METRICS
+from ._scorer import get_scorer
+from ._validation import (
+    AVERAGE_OPTIONS,
+    check_bool,
+    check_k,
+    check_option,
+    check_y_score,
+    check_zero_division,
+    is_dask,
+)
+
+_METRIC_PARAMS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+
+
+def random_ranking_scores(y_score):
+    """A constant score for every retrieved item, ``-inf`` kept.
+
+    Every metric evaluated tie-aware on these scores is its exact
+    expectation under a uniformly random ranking of the retrieved items.
+    """
+    if is_dask(y_score):
+        return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
+    return _constant_scores(check_y_score(y_score))
+
+
+def _constant_scores(y_score):
+    if sp.issparse(y_score):
+        data = np.where(np.isneginf(y_score.data), -np.inf, 0.0)
+        return sp.csr_matrix(
+            (data, y_score.indices, y_score.indptr), shape=y_score.shape
+        )
+    y_score = np.asarray(y_score)
+    if y_score.dtype.kind != "f":
+        return np.zeros(y_score.shape, dtype=np.float32)
+    return np.where(np.isneginf(y_score), y_score.dtype.type(-np.inf), 0).astype(
+        y_score.dtype, copy=False
+    )
+
+
+# ----------------------------------------------------------------------------
+# Report
+# ----------------------------------------------------------------------------
+
+
+def _check_report_metrics(metrics):
+    if metrics is None:
+        return tuple(METRICS)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    try:
+        metrics = list(metrics)
+    except TypeError:
+        raise TypeError(
+            f"metrics must be a list of metric names or None; got {metrics!r}."
+        ) from None
+    if not metrics:
+        raise ValueError("metrics is empty; pass None for all metrics.")
+    for name in metrics:
+        if name not in METRICS:
+            raise ValueError(
+                f"Unknown metric {name!r} in metrics; valid names: "
+                f"{', '.join(METRICS)} (without '@k': the cut-offs come from k)."
+            )
+    if len(set(metrics)) != len(metrics):
+        raise ValueError(f"Duplicate names in metrics={metrics}.")
+    return tuple(metrics)
+
+
+def _check_report_k(k):
+    ks = [k] if k is None or isinstance(k, (int, np.integer)) else k
+    try:
+        ks = list(ks)
+    except TypeError:
+        raise TypeError(
+            f"k must be an integer >= 1 or a list of them; got {k!r}."
+        ) from None
+    if not ks:
+        raise ValueError("k is empty: give at least one cut-off.")
+    checked = [check_k(v, allow_none=False, metric="ranking_report") for v in ks]
+    return tuple(sorted(set(checked)))
+
+
+def _names(metrics, ks):
+    """Scorer names of the report, in table order."""
+    return [
+        f"{m}@{k}" if METRICS[m].needs_k else m
+        for m in metrics
+        for k in (ks if METRICS[m].needs_k else (None,))
+    ]
+
+
+@dataclass(frozen=True, repr=False)
+class RankingReport:
+    """Metric means at several cut-offs; the result of :func:`ranking_report`.
+
+    Print it for a table; :meth:`to_dict` and :meth:`to_frame` convert it.
+    ``report["ndcg@10"]`` is the mean of one metric.
+
+    Attributes
+    ----------
+    scores : dict of str -> float
+        Mean of each metric, keyed by scorer name (``"ndcg@10"``,
+        ``"r_precision"``).
+    random : dict of str -> float or None
+        Expected mean under a uniformly random ranking of the retrieved
+        items, if requested.
+    per_row : dict of str -> ndarray of shape (n_samples,) or None
+        Value of every row, if requested (NaN where undefined under
+        ``zero_division=np.nan``).
+    metrics : tuple of str
+        Metric names, in table order.
+    k : tuple of int
+        Cut-offs, increasing.
+    n_samples, n_items : int
+        Shape of ``y_score``.
+    ignore_ties : bool
+        Whether ties were broken by column order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rankk import ranking_report
+    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    >>> report = ranking_report(
+    ...     y_true, y_score, k=[1, 2], metrics=["precision", "recall"]
+    ... )
+    >>> report["precision@2"]
+    0.25
+    >>> report.to_dict()["recall@2"]
+    {'mean': 0.25}
+    """
+
+    scores: dict
+    random: dict | None
+    per_row: dict | None
+    metrics: tuple
+    k: tuple
+    n_samples: int
+    n_items: int
+    ignore_ties: bool
+
+    @property
+    def lift(self):
+        """Mean over the random expectation, per metric (None if not requested)."""
+        if self.random is None:
+            return None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return {
+                name: float(np.divide(value, self.random[name]))
+                for name, value in self.scores.items()
+            }
+
+    def __getitem__(self, name):
+        return self.scores[name]
+
+    def to_dict(self):
+        """Nested dict: name -> {"mean": ..., "random": ..., "lift": ...}.
+
+        Returns
+        -------
+        report : dict of str -> dict of str -> float
+        """
+        lift = self.lift
+        out = {}
+        for name, value in self.scores.items():
+            entry = {"mean": value}
+            if self.random is not None:
+                entry["random"] = self.random[name]
+                entry["lift"] = lift[name]
+            out[name] = entry
+        return out
+
+    def to_frame(self, *, per_row=False):
+        """The report as a pandas DataFrame (pandas must be installed).
+
+        Parameters
+        ----------
+        per_row : bool, default=False
+            If True, one row per sample and one column per metric (the
+            report must have been made with ``per_row=True``); otherwise one
+            row per metric and cut-off, with columns ``metric``, ``k``,
+            ``mean`` and, if requested, ``random`` and ``lift``.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+        """
+        import pandas as pd
+
+        if per_row:
+            if self.per_row is None:
+                raise ValueError(
+                    "This report has no per-row values; make it with "
+                    "ranking_report(..., per_row=True)."
+                )
+            return pd.DataFrame(self.per_row)
+        rows = []
+        for name, entry in self.to_dict().items():
+            metric, _, k = name.partition("@")
+            rows.append({"metric": metric, "k": int(k) if k else pd.NA, **entry})
+        frame = pd.DataFrame(rows, index=list(self.scores))
+        frame["k"] = frame["k"].astype("Int64")
+        return frame
+
+    def to_string(self, *, digits=4):
+        """The report as a text table.
+
+        Parameters
+        ----------
+        digits : int, default=4
+            Digits after the decimal point.
+
+        Returns
+        -------
+        text : str
+        """
+        ties = "ties broken by column" if self.ignore_ties else "ties averaged"
+        lines = [
+            f"Ranking report: {self.n_samples} samples x {self.n_items} items, {ties}"
+        ]
+        tables = [("mean", self.scores)]
+        if self.random is not None:
+            tables += [("random ranking (expected)", self.random)]
+            tables += [("lift (mean / random)", self.lift)]
+        for title, values in tables:
+            lines += ["", *self._table(title, values, digits)]
+        return "\n".join(lines)
+
+    def _table(self, title, values, digits):
+        def cells(metric):
+            if METRICS[metric].needs_k:
+                return [f"{values[f'{metric}@{k}']:.{digits}f}" for k in self.k]
+            return [f"{values[metric]:.{digits}f}"]
+
+        body = {metric: cells(metric) for metric in self.metrics}
+        width = max(
+            len(c) for row in [*body.values(), [f"@{k}" for k in self.k]] for c in row
+        )
+        name_width = max(len(title), *(len(m) for m in self.metrics))
+        lines = [
+            title.ljust(name_width) + "".join(f"  {f'@{k}':>{width}}" for k in self.k)
+        ]
+        for metric, row in body.items():
+            text = "".join(f"  {c:>{width}}" for c in row)
+            if not METRICS[metric].needs_k:  # R-precision: its own cut-off
+                text += "  (at k = |R| of each row)"
+            lines.append(metric.ljust(name_width) + text)
+        return lines
+
+    def __str__(self):
+        return self.to_string()
+
+    def __repr__(self):
+        return self.to_string()
+
+
+def ranking_report(
+    y_true,
+    y_score,
+    *,
+    k=(1, 5, 10),
+    metrics=None,
+    sample_weight=None,
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+    labels=None,
+    per_row=False,
+    random_baseline=False,
+    denominator="relevant",
+    gain="linear",
+    log_base=2,
+):
+    """Every requested metric at every requested cut-off, from one pass.
+
+    The kernel ranks each row once, as deep as the largest ``k``, and every
+    metric at every cut-off is read off that ranking. Options are those of
+    the metric functions and mean the same.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_items), or \
+array-like of shape (n_samples,)
+        Relevance, as for the metric functions (1-D: class labels).
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first, ``-inf`` is not retrieved.
+    k : int or list of int, default=(1, 5, 10)
+        Cut-offs. R-precision has none: it cuts each row at its ``|R|``.
+    metrics : list of str, default=None
+        Metric names among ``"precision"``, ``"recall"``, ``"f1"``,
+        ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"`` and
+        ``"r_precision"``; None means all of them, in that order.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the means.
+    ignore_ties : bool, default=False
+        Break ties by column order instead of averaging over them.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of rows where a metric is undefined (no relevant item).
+    relevance_threshold : float, default=0
+        An item is relevant when ``y_true > relevance_threshold``.
+    labels : array-like of shape (n_items,), default=None
+        Class of each column, with 1-D ``y_true``.
+    per_row : bool, default=False
+        Keep the value of every row of every metric (``report.per_row``).
+    random_baseline : bool, default=False
+        Also compute each metric's exact expectation under a uniformly
+        random ranking of the retrieved items (``report.random``) and the
+        lift ``mean / random`` (``report.lift``). This takes a second pass.
+    denominator : {"relevant", "min", "retrieved"}, default="relevant"
+        Denominator of AP@k, as in :func:`map_at_k_score`.
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of DCG and nDCG.
+    log_base : float, default=2
+        Base of the logarithm of the DCG discount.
+
+    Returns
+    -------
+    report : RankingReport
+        Prints as a table; ``report["ndcg@10"]``, ``report.to_dict()`` and
+        ``report.to_frame()`` give the numbers.
+
+    See Also
+    --------
+    precision_recall_at_k_curve : P@k, R@k and F1@k at every k.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_rankk import ranking_report
+    >>> X, y = load_digits(return_X_y=True)
+    >>> model = GaussianNB().fit(X[:1000], y[:1000])
+    >>> report = ranking_report(
+    ...     y[1000:],
+    ...     model.predict_log_proba(X[1000:]),
+    ...     k=[1, 3],
+    ...     metrics=["hit", "ndcg", "r_precision"],
+    ...     random_baseline=True,
+    ... )
+    >>> print(report)
+    Ranking report: 797 samples x 10 items, ties averaged
+    <BLANKLINE>
+    mean             @1      @3
+    hit          0.7930  0.9310
+    ndcg         0.7930  0.8768
+    r_precision  0.7930  (at k = |R| of each row)
+    <BLANKLINE>
+    random ranking (expected)      @1      @3
+    hit                        0.1000  0.3000
+    ndcg                       0.1000  0.2131
+    r_precision                0.1000  (at k = |R| of each row)
+    <BLANKLINE>
+    lift (mean / random)      @1      @3
+    hit                   7.9297  3.1033
+    ndcg                  7.9297  4.1145
+    r_precision           7.9297  (at k = |R| of each row)
+    """
+    metrics = _check_report_metrics(metrics)
+    ks = _check_report_k(k)
+    per_row = check_bool(per_row, "per_row")
+    random_baseline = check_bool(random_baseline, "random_baseline")
+    # Metric parameters go to the metrics they apply to; a non-default value
+    # that applies to none of them is an error, as in get_scorer.
+    given = {"denominator": denominator, "gain": gain, "log_base": log_base}
+    wanted = {
+        name: value
+        for name, value in given.items()
+        if any(name in SPECS[m].params for m in metrics)
+        or not (
+            isinstance(value, type(_METRIC_PARAMS[name]))
+            and value == _METRIC_PARAMS[name]
+        )
+    }
+    names = _names(metrics, ks)
+    scorer = get_scorer(
+        names,
+        ignore_ties=ignore_ties,
+        zero_division=zero_division,
+        relevance_threshold=relevance_threshold,
+        **wanted,
+    )
+    rows, weights = scorer._row_values(
+        y_true, y_score, sample_weight=sample_weight, labels=labels
+    )
+    scores = {name: _mean(v, weights) for name, v in rows.items()}
+    random = None
+    if random_baseline:
+        # Undefined rows are the same for both passes and were already
+        # reported: compute the baseline silently with the same fill.
+        quiet = get_scorer(
+            names,
+            ignore_ties=False,
+            zero_division=0.0 if scorer.zero_division == "warn" else zero_division,
+            relevance_threshold=relevance_threshold,
+            **wanted,
+        )
+        random_rows, _ = quiet._row_values(
+            y_true,
+            random_ranking_scores(y_score),
+            sample_weight=sample_weight,
+            labels=labels,
+        )
+        random = {name: _mean(v, weights) for name, v in random_rows.items()}
+    shape = np.shape(next(iter(rows.values())))
+    return RankingReport(
+        scores=scores,
+        random=random,
+        per_row=rows if per_row else None,
+        metrics=metrics,
+        k=ks,
+        n_samples=shape[0],
+        n_items=_n_items(y_score),
+        ignore_ties=scorer.ignore_ties,
+    )
+
+
+def _n_items(y_score):
+    shape = getattr(y_score, "shape", None)
+    if shape is None:
+        shape = np.shape(y_score)
+    return int(shape[1])
+
+
+def _mean(values, weights):
+    """The mean of per-row values where NaN marks rows left out."""
+    undefined = np.isnan(values)
+    return aggregate(
+        values,
+        undefined,
+        sample_weight=weights,
+        average="mean",
+        zero_division=np.nan,
+        metric="",
+    )
+
+
+# ----------------------------------------------------------------------------
+# Curves
+# ----------------------------------------------------------------------------
+
+
+class PrecisionRecallAtK(NamedTuple):
+    """Mean P@k, R@k and F1@k at every cut-off ``k``.
+
+    Unpacks like scikit-learn's curves:
+    ``precision, recall, f1, k = precision_recall_at_k_curve(...)``.
+
+    Attributes
+    ----------
+    precision, recall, f1 : ndarray of shape (k_max,)
+        Mean over rows at each cut-off.
+    k : ndarray of shape (k_max,)
+        The cut-offs ``1 .. k_max``.
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    k: np.ndarray
+
+
+def precision_recall_at_k_curve(
+    y_true,
+    y_score,
+    *,
+    k_max=None,
+    sample_weight=None,
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+    labels=None,
+    average="mean",
+):
+    """Precision, recall and F1 at every cut-off ``k = 1 .. k_max``.
+
+    One top-k pass ranks every row to depth ``k_max``; the curves are then
+    cumulative sums, ``O(n_samples * k_max)``. Ties are averaged exactly as in
+    the metric functions, so each point equals :func:`precision_at_k_score`
+    (and recall, F1) at that ``k``.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_items), or \
+array-like of shape (n_samples,)
+        Relevance, as for the metric functions (1-D: class labels).
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first, ``-inf`` is not retrieved.
+    k_max : int, default=None
+        Largest cut-off; None means ``n_items``. It may exceed ``n_items``:
+        P@k keeps dividing by ``k``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the means.
+    ignore_ties : bool, default=False
+        Break ties by column order instead of averaging over them.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Recall and F1 of rows with no relevant item.
+    relevance_threshold : float, default=0
+        An item is relevant when ``y_true > relevance_threshold``.
+    labels : array-like of shape (n_items,), default=None
+        Class of each column, with 1-D ``y_true``.
+    average : {"mean"} or None, default="mean"
+        None returns each row's curve: arrays of shape (n_samples, k_max).
+
+    Returns
+    -------
+    curve : PrecisionRecallAtK
+        Named tuple ``(precision, recall, f1, k)``.
+
+    See Also
+    --------
+    ranking_report : any metric at chosen cut-offs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rankk import precision_recall_at_k_curve
+    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    >>> precision, recall, f1, k = precision_recall_at_k_curve(y_true, y_score)
+    >>> k
+    array([1, 2, 3, 4])
+    >>> precision.round(3)
+    array([0.5  , 0.25 , 0.167, 0.375])
+    >>> recall
+    array([0.25, 0.25, 0.25, 1.  ])
+    """
+    k_max = check_k(k_max, allow_none=True, metric="", name="k_max")
+    average = check_option(average, "average", AVERAGE_OPTIONS)
+    zero_division = check_zero_division(zero_division)
+    requests = [
+        (CURVE_SPECS[name], k_max, {}) for name in ("precision", "recall", "f1")
+    ]
+    values, undefined, weights = per_row_values(
+        requests,
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+    )
+    curves = [
+        aggregate(
+            v,
+            u,
+            sample_weight=weights,
+            average=average,
+            zero_division=zero_division,
+            metric=f"{name}@k",
+        )
+        for (name, v, u) in zip(("precision", "recall", "f1"), values, undefined)
+    ]
+    return PrecisionRecallAtK(*curves, k=np.arange(1, values[0].shape[1] + 1))
