@@ -47,7 +47,14 @@ _COMMON = """\
     labels : array-like of shape (n_items,), default=None
         Only with 1-D ``y_true``: the class of each column of ``y_score``,
         sorted. If None, the sorted unique values of ``y_true``, which must
-        then contain every class."""
+        then contain every class.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, for flat learning-to-rank data: then
+        ``y_true`` and ``y_score`` are 1-D, one value per document, and each
+        query's documents form one row (any hashable ids; a query's
+        documents need not be contiguous; queries may differ in size). Rows
+        follow the order in which each id first appears; ``sample_weight``
+        then has one weight per document, constant within each query."""
 
 _RETURNS = """\
     Returns
@@ -152,6 +159,7 @@ def precision_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "precision",
@@ -164,6 +172,7 @@ def precision_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
 
 
@@ -194,6 +203,7 @@ def recall_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "recall",
@@ -206,6 +216,7 @@ def recall_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
 
 
@@ -234,6 +245,7 @@ def f1_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "f1",
@@ -246,6 +258,7 @@ def f1_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
 
 
@@ -280,6 +293,7 @@ def hit_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "hit",
@@ -292,6 +306,7 @@ def hit_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
 
 
@@ -322,6 +337,7 @@ def mrr_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "mrr",
@@ -334,6 +350,7 @@ def mrr_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
 
 
@@ -376,6 +393,7 @@ def map_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "map",
@@ -388,6 +406,7 @@ def map_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
         denominator=denominator,
     )
 
@@ -423,6 +442,7 @@ def dcg_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "dcg",
@@ -435,6 +455,7 @@ def dcg_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
         gain=gain,
         log_base=log_base,
     )
@@ -473,6 +494,7 @@ def ndcg_at_k_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "ndcg",
@@ -485,6 +507,7 @@ def ndcg_at_k_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
         gain=gain,
         log_base=log_base,
     )
@@ -515,6 +538,7 @@ def r_precision_score(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     return evaluate(
         "r_precision",
@@ -527,4 +551,5 @@ def r_precision_score(
         zero_division=zero_division,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )

@@ -39,6 +39,7 @@ from ._validation import (
     check_option,
     check_real,
     check_zero_division,
+    group_by_qid,
     is_dask,
 )
 
@@ -291,6 +292,7 @@ def per_row_values(
     ignore_ties=False,
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     """Per-row values of several metrics from one top-k pass per block.
 
@@ -304,6 +306,15 @@ def per_row_values(
     undefined : list of ndarray (n_samples,) of bool
     sample_weight : validated sample weights or None
     """
+    if qid is not None:
+        if labels is not None:
+            raise ValueError(
+                "labels and qid cannot be combined: with qid, y_true holds the "
+                "relevance of each document, not class labels."
+            )
+        y_true, y_score, sample_weight = group_by_qid(
+            y_true, y_score, qid, sample_weight
+        )
     if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
         # Dask inputs: the same function on every row block, on the workers.
         from ._dask import per_row_values_dask
@@ -415,6 +426,7 @@ def evaluate(
     zero_division,
     relevance_threshold,
     labels,
+    qid=None,
     **params,
 ):
     """Validate, compute per-row values, aggregate: the body of every metric."""
@@ -433,6 +445,7 @@ def evaluate(
         ignore_ties=ignore_ties,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
     return aggregate(
         values,

@@ -30,6 +30,7 @@ from ._validation import (
     check_option,
     check_y_score,
     check_zero_division,
+    group_by_qid,
     is_dask,
 )
 
@@ -290,6 +291,7 @@ def ranking_report(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
     per_row=False,
     random_baseline=False,
     denominator="relevant",
@@ -325,6 +327,9 @@ array-like of shape (n_samples,)
         An item is relevant when ``y_true > relevance_threshold``.
     labels : array-like of shape (n_items,), default=None
         Class of each column, with 1-D ``y_true``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, with 1-D ``y_true`` and ``y_score`` (flat
+        learning-to-rank data): each query is one row.
     per_row : bool, default=False
         Keep the value of every row of every metric (``report.per_row``).
     random_baseline : bool, default=False
@@ -404,6 +409,10 @@ array-like of shape (n_samples,)
         relevance_threshold=relevance_threshold,
         **wanted,
     )
+    if qid is not None:  # one row per query, once for both passes
+        y_true, y_score, sample_weight = group_by_qid(
+            y_true, y_score, qid, sample_weight
+        )
     rows, weights = scorer._row_values(
         y_true, y_score, sample_weight=sample_weight, labels=labels
     )
@@ -494,6 +503,7 @@ def precision_recall_at_k_curve(
     zero_division="warn",
     relevance_threshold=0,
     labels=None,
+    qid=None,
     average="mean",
 ):
     """Precision, recall and F1 at every cut-off ``k = 1 .. k_max``.
@@ -523,6 +533,9 @@ array-like of shape (n_samples,)
         An item is relevant when ``y_true > relevance_threshold``.
     labels : array-like of shape (n_items,), default=None
         Class of each column, with 1-D ``y_true``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, with 1-D ``y_true`` and ``y_score`` (flat
+        learning-to-rank data): each query is one row.
     average : {"mean"} or None, default="mean"
         None returns each row's curve: arrays of shape (n_samples, k_max).
 
@@ -563,6 +576,7 @@ array-like of shape (n_samples,)
         ignore_ties=ignore_ties,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        qid=qid,
     )
     curves = [
         aggregate(

@@ -157,7 +157,9 @@ class RankingScorer:
         self.rebuild = rebuild
         # Unset (None) by default: with routing on, passing sample_weight
         # without requesting it raises, as for scikit-learn's own scorers.
-        self._score_request = {"sample_weight": None}
+        # qid is requested by default: a ranker's scores only make sense per
+        # query, and routing qid to the scorer must not need a second call.
+        self._score_request = {"sample_weight": None, "qid": True}
 
     def __repr__(self):
         return self.rebuild
@@ -165,9 +167,10 @@ class RankingScorer:
     # -- metadata routing (public sklearn API only) -----------------------
 
     def set_score_request(self, **requests):
-        """Request metadata (e.g. ``sample_weight=True``) for ``__call__``.
+        """Request metadata (``sample_weight``, ``qid``) for ``__call__``.
 
         Only available when ``sklearn.set_config(enable_metadata_routing=True)``.
+        ``qid`` is requested by default; ``sample_weight`` is not.
 
         Returns
         -------
@@ -178,11 +181,11 @@ class RankingScorer:
                 "set_score_request needs metadata routing: call "
                 "sklearn.set_config(enable_metadata_routing=True) first."
             )
-        unknown = set(requests) - {"sample_weight"}
+        unknown = set(requests) - set(self._score_request)
         if unknown:
             raise TypeError(
-                f"Ranking scorers accept only sample_weight as metadata; got "
-                f"{sorted(unknown)}."
+                f"Ranking scorers accept only sample_weight and qid as metadata; "
+                f"got {sorted(unknown)}."
             )
         self._score_request.update(requests)
         return self
@@ -205,18 +208,25 @@ class RankingScorer:
 
     # -- scoring ------------------------------------------------------------
 
-    def __call__(self, estimator, X, y_true, sample_weight=None, **kwargs):
+    def __call__(self, estimator, X, y_true, sample_weight=None, qid=None, **kwargs):
         if kwargs:
             raise TypeError(
                 f"Unexpected metadata for a ranking scorer: {sorted(kwargs)}; "
-                f"only sample_weight is used."
+                f"only sample_weight and qid are used."
             )
-        y_true, y_score, labels = _scores_for(
-            estimator, X, y_true, self.response_method
+        if qid is not None:
+            y_score, labels = _document_scores(estimator, X, self.response_method), None
+        else:
+            y_true, y_score, labels = _scores_for(
+                estimator, X, y_true, self.response_method
+            )
+        return self._score(
+            y_true, y_score, sample_weight=sample_weight, labels=labels, qid=qid
         )
-        return self._score(y_true, y_score, sample_weight=sample_weight, labels=labels)
 
-    def _row_values(self, y_true, y_score, *, sample_weight=None, labels=None):
+    def _row_values(
+        self, y_true, y_score, *, sample_weight=None, labels=None, qid=None
+    ):
         """Every metric's value on every row, from one top-k pass.
 
         The internal entry point for reports, statistics and accumulators:
@@ -239,6 +249,7 @@ class RankingScorer:
             ignore_ties=self.ignore_ties,
             relevance_threshold=self.relevance_threshold,
             labels=labels,
+            qid=qid,
         )
         rows = {
             key: aggregate(
@@ -253,7 +264,7 @@ class RankingScorer:
         }
         return rows, weights
 
-    def _score(self, y_true, y_score, *, sample_weight=None, labels=None):
+    def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
         requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
         values, undefined, weights = per_row_values(
             requests,
@@ -263,6 +274,7 @@ class RankingScorer:
             ignore_ties=self.ignore_ties,
             relevance_threshold=self.relevance_threshold,
             labels=labels,
+            qid=qid,
         )
         scores = {
             key: aggregate(
@@ -497,6 +509,20 @@ def _positive_class_scores(outputs, estimator):
         else:  # the label was always 0 in training: probability 0 of being 1
             columns.append(np.zeros(proba.shape[0], dtype=proba.dtype))
     return np.column_stack(columns)
+
+
+def _document_scores(estimator, X, response_method):
+    """One score per document (flat learning-to-rank data with qid)."""
+    method, raw = _response(estimator, X, response_method)
+    y_score = np.asarray(raw)
+    if y_score.ndim == 2 and y_score.shape[1] == 2 and method == "predict_proba":
+        y_score = y_score[:, 1]  # a binary classifier: P(relevant)
+    if y_score.ndim != 1:
+        raise ValueError(
+            f"{type(estimator).__name__}.{method} returned shape {y_score.shape}; "
+            f"with qid a ranker must give one score per document (1-D)."
+        )
+    return y_score
 
 
 def _scores_for(estimator, X, y_true, response_method):

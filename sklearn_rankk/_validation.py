@@ -342,3 +342,94 @@ def check_inputs(y_true, y_score, sample_weight, *, graded, labels):
     y_true = check_y_true(y_true, y_score.shape, graded=graded, labels=labels)
     w = check_sample_weight(sample_weight, y_score.shape[0])
     return RankingInput(y_true=y_true, y_score=y_score, sample_weight=w)
+
+
+def _flat(x, name):
+    """A 1-D dense array of per-document values (qid form)."""
+    x = _as_array(x, name)
+    if sp.issparse(x):
+        raise TypeError(f"With qid, {name} must be a dense 1-D array, not sparse.")
+    if x.ndim != 1:
+        raise ValueError(
+            f"With qid, {name} must be 1-D (one value per document); got shape "
+            f"{x.shape}."
+        )
+    return x
+
+
+def _as_qid(qid):
+    """Query ids as an array; a list of tuples stays one id per entry."""
+    if isinstance(qid, (list, tuple)) and any(isinstance(q, tuple) for q in qid):
+        out = np.empty(len(qid), dtype=object)
+        out[:] = qid
+        return out
+    return qid
+
+
+def _qid_codes(qid):
+    """Group number of every document, numbered by first appearance."""
+    if qid.dtype.kind == "f" and np.isnan(qid).any():
+        raise ValueError("qid contains NaN; every document needs a query id.")
+    if qid.dtype.kind == "O":
+        first = {}
+        try:
+            codes = [first.setdefault(q, len(first)) for q in qid.tolist()]
+        except TypeError as exc:
+            raise TypeError(f"qid values must be hashable: {exc}") from None
+        if None in first:
+            raise ValueError("qid contains None; every document needs a query id.")
+        return np.asarray(codes, dtype=np.intp), len(first)
+    _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
+    order = np.empty_like(first)
+    order[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
+    return order[inverse.reshape(-1)], first.shape[0]
+
+
+def group_by_qid(y_true, y_score, qid, sample_weight):
+    """Flat per-document data -> one row per query.
+
+    Each query's documents fill its row in their original order; shorter
+    rows are padded with score ``-inf`` (not retrieved) and relevance 0,
+    which changes no metric. Returns ``(y_true, y_score, sample_weight)``:
+    CSR relevance, a dense score matrix and one weight per query.
+    """
+    if any(is_dask(x) for x in (y_true, y_score, qid)):
+        raise TypeError(
+            "qid is not supported with dask inputs; give the score matrix with "
+            "one row per query instead."
+        )
+    y_score = _flat(y_score, "y_score")
+    _check_numeric_dtype(y_score, "y_score")
+    y_true = _flat(y_true, "y_true")
+    _check_numeric_dtype(y_true, "y_true")
+    qid = _flat(_as_qid(qid), "qid")
+    n = y_score.shape[0]
+    if n == 0:
+        raise ValueError("y_score is empty: no documents.")
+    for x, name in ((y_true, "y_true"), (qid, "qid")):
+        if x.shape[0] != n:
+            raise ValueError(
+                f"{name} has {x.shape[0]} entries but y_score has {n}; with qid "
+                f"there is one entry per document in each."
+            )
+    codes, n_groups = _qid_codes(qid)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=n_groups)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    position = np.empty(n, dtype=np.intp)
+    position[order] = np.arange(n) - starts[codes[order]]
+    shape = (n_groups, int(sizes.max()))
+    dtype = y_score.dtype if y_score.dtype.kind == "f" else np.float64
+    scores = np.full(shape, -np.inf, dtype=dtype)
+    scores[codes, position] = y_score
+    relevance = sp.csr_matrix((y_true, (codes, position)), shape=shape)
+    if sample_weight is not None:
+        w = check_sample_weight(sample_weight, n)
+        group_w = w[order[starts]]  # the weight of each query's first document
+        if not np.array_equal(group_w[codes], w):
+            raise ValueError(
+                "With qid, sample_weight gives one weight per document and must "
+                "be constant within each query (the query's weight)."
+            )
+        sample_weight = group_w
+    return relevance, scores, sample_weight

@@ -1070,7 +1070,9 @@ def test_metadata_routing_request():
     with sklearn.config_context(enable_metadata_routing=True):
         assert scorer.set_score_request(sample_weight=True) is scorer
         routing = scorer.get_metadata_routing()
-        assert routing.score.requests == {"sample_weight": True}
+        assert routing.score.requests == {"sample_weight": True, "qid": True}
+        scorer.set_score_request(qid=False)
+        assert scorer.get_metadata_routing().score.requests["qid"] is False
         with pytest.raises(TypeError, match="sample_weight"):
             scorer.set_score_request(groups=True)
 
