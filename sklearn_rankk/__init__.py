@@ -16,6 +16,7 @@ from ._api import (
     r_precision_score,
     recall_at_k_score,
 )
+from ._lists import from_id_lists
 from ._report import (
     PrecisionRecallAtK,
     RankingReport,
@@ -24,6 +25,7 @@ from ._report import (
 )
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from ._topk import num_threads, set_num_threads
+from ._trec import from_trec, read_trec_qrels, read_trec_run
 
 __version__ = "0.1.0.dev0"
 
@@ -37,6 +39,10 @@ __all__ = [
     "get_scorer_names",
     "make_ranking_scorer",
     "dcg_at_k_score",
+    "from_id_lists",
+    "from_trec",
+    "read_trec_qrels",
+    "read_trec_run",
     "f1_at_k_score",
     "hit_at_k_score",
     "map_at_k_score",

@@ -1,0 +1,372 @@
+"""The trec_eval-compatible command line (``python -m sklearn_rankk``).
+
+References: trec_eval's own regression outputs (``out.test.aq`` and
+``out.test.aql``, reproduced line for line), trec_eval through pytrec_eval on
+generated runs (per query, 1e-12 numerically and identical printouts), and
+hand-worked values for the tie modes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sklearn_rankk._cli import evaluate, main, parse_measure
+
+TREC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+TREC_DIR = TREC_DIR / "trec_eval"
+SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
+          "map_cut", "success"]  # fmt: skip
+
+
+def trec_file(name):
+    path = TREC_DIR / name
+    if not path.is_file():
+        pytest.skip(f"trec_eval regression file {path} not found")
+    return str(path)
+
+
+def run_main(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def shared_lines(out_file, measure_names):
+    """The lines of a trec_eval output for the given measures, in order."""
+    lines = Path(trec_file(out_file)).read_text().splitlines(keepends=True)
+    return [line for line in lines if line.split("\t")[0].rstrip() in measure_names]
+
+
+# --------------------------------------------------------------------------
+# trec_eval's regression outputs
+# --------------------------------------------------------------------------
+
+# (qrels, out file, extra arguments) as in trec_eval's Makefile quicktest.
+REGRESSION = {
+    "aq": ("qrels.test", "out.test.aq", []),
+    "aql": ("qrels.rel_level", "out.test.aql", ["-l2"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REGRESSION))
+def test_reproduces_trec_eval_regression_output(capsys, case):
+    """Every line of out.test.aq / out.test.aql for a shared measure, byte
+    for byte and in the same order."""
+    qrels, out_file, extra = REGRESSION[case]
+    status, out, err = run_main(
+        capsys, "-q", "-m", "all_trec", *extra, trec_file(qrels),
+        trec_file("results.test"),
+    )  # fmt: skip
+    assert status == 0 and err == ""
+    printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
+    expected = shared_lines(out_file, printed)
+    assert len(expected) == 4 * 43  # 3 topics and 'all', 43 measures
+    assert out.splitlines(keepends=True) == expected
+    # Every shared measure of the file is printed: nothing left out.
+    in_file = {line.split("\t")[0].rstrip() for line in expected}
+    for line in Path(trec_file(out_file)).read_text().splitlines():
+        name = line.split("\t")[0].rstrip()
+        family = name.rpartition("_")[0] if name[-1].isdigit() else name
+        assert (family in SHARED) == (name in in_file), name
+
+
+def test_regression_output_with_explicit_names(capsys):
+    """The same lines from measures named one by one, as trec_eval and as
+    scorer names (printed as written)."""
+    names = ["map", "Rprec", "recip_rank", "P_5", "ndcg_cut_10", "map_cut_100",
+             "success_1", "recall_1000", "ndcg"]  # fmt: skip
+    status, out, _ = run_main(
+        capsys, "-q", "-l", "2", *[a for n in names for a in ("-m", n)],
+        trec_file("qrels.rel_level"), trec_file("results.test"),
+    )  # fmt: skip
+    assert status == 0
+    expected = shared_lines("out.test.aql", set(names))
+    # trec_eval prints in its own measure order; we print in the order given.
+    assert sorted(out.splitlines(keepends=True)) == sorted(expected)
+    aliases = {"map": "map@1000", "Rprec": "r_precision", "recip_rank": "mrr",
+               "P_5": "P@5", "ndcg_cut_10": "ndcg@10", "map_cut_100": "map@100",
+               "success_1": "hit@1", "recall_1000": "recall@1000",
+               "ndcg": "ndcg"}  # fmt: skip
+    status, out2, _ = run_main(
+        capsys, "-q", "-l", "2", *[a for n in names for a in ("-m", aliases[n])],
+        trec_file("qrels.rel_level"), trec_file("results.test"),
+    )  # fmt: skip
+    renamed = out
+    for name, alias in aliases.items():
+        renamed = renamed.replace(f"{name:<22}\t", f"{alias:<22}\t")
+    assert out2 == renamed
+
+
+def test_tie_modes_on_regression_files(capsys):
+    """results.test has tied scores: '--ties average' moves one value of
+    out.test.aql (ndcg_cut_100, topic 301), every other line stays."""
+    args = ["-q", "-l2", "-m", "all_trec", trec_file("qrels.rel_level"),
+            trec_file("results.test")]  # fmt: skip
+    _, trec_eval_ties, _ = run_main(capsys, *args)
+    _, average, _ = run_main(capsys, "--ties", "average", *args)
+    changed = set(average.splitlines()) - set(trec_eval_ties.splitlines())
+    assert {line.split("\t")[0].rstrip() for line in changed} == {"ndcg_cut_100"}
+
+
+# --------------------------------------------------------------------------
+# Agreement with pytrec_eval on generated runs
+# --------------------------------------------------------------------------
+
+
+def write_trec(tmp_path, qrels, run):
+    qrels_path, run_path = tmp_path / "qrels", tmp_path / "run"
+    rng = np.random.default_rng(0)
+    with open(qrels_path, "w") as f:
+        for qid, docs in qrels.items():
+            for docno, rel in docs.items():
+                f.write(f"{qid} 0 {docno} {rel}\n")
+    with open(run_path, "w") as f:
+        for qid, docs in run.items():
+            items = list(docs.items())
+            for r in rng.permutation(len(items)):  # file order means nothing
+                docno, score = items[r]
+                f.write(f"{qid}\tQ0\t{docno}\t{r + 1}\t{score!r}\tsys\n")
+    return qrels_path, run_path
+
+
+def generated(seed):
+    """Tied integer scores, docnos whose string order is not numeric, grades
+    -1..4, relevant documents missing from the run, a query without
+    relevant documents, queries on one side only."""
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(10):
+        docs = [f"d{n:0{w}d}" for n, w in
+                zip(rng.permutation(300)[:50], rng.integers(1, 4, 50))]  # fmt: skip
+        grades = rng.choice([-1, 0, 1, 2, 3, 4], 50, p=[0.1, 0.4, 0.2, 0.1, 0.1, 0.1])
+        qrels[f"{300 + q}"] = {
+            d: int(g) for d, g in zip(docs, grades) if rng.random() < 0.6
+        }
+        n_ret = int(rng.integers(1, 40))
+        picked = rng.permutation(50)[:n_ret]
+        run[f"{300 + q}"] = {docs[j]: float(rng.integers(0, 6)) for j in picked}
+    qrels["300"] = {d: min(g, 0) for d, g in qrels["300"].items()}
+    qrels["399"] = {"d1": 1}  # judged, not in the run
+    run["398"] = {"d1": 1.0}  # in the run, not judged
+    return qrels, run
+
+
+TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
+                 "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
+                 "ndcg", "recip_rank", "Rprec"]  # fmt: skip
+
+
+def pytrec(qrels, run, level):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    measures = {m.rpartition("_")[0] + "." + m.rpartition("_")[2]
+                if m[-1].isdigit() else m for m in TREC_MEASURES}  # fmt: skip
+    return pytrec_eval.RelevanceEvaluator(qrels, measures, level).evaluate(run)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
+    qrels, run = generated(seed)
+    results = pytrec(qrels, run, level)
+    qids = sorted(results)
+    assert "398" not in qids and "399" not in qids
+    # Numerically, through the command line's computation.
+    got_qids, values = evaluate(qrels, run, TREC_MEASURES, level=level)
+    assert got_qids == qids
+    for name in TREC_MEASURES:
+        expected = [results[q][name] for q in qids]
+        np.testing.assert_allclose(values[name], expected, rtol=0, atol=1e-12)
+    # As printed, from the files.
+    qrels_path, run_path = write_trec(tmp_path, qrels, run)
+    args = [a for m in TREC_MEASURES for a in ("-m", m)]
+    status, out, err = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
+                                run_path)  # fmt: skip
+    assert status == 0 and err == ""
+    expected = [f"{m:<22}\t{q}\t{results[q][m]:6.4f}" for q in qids
+                for m in TREC_MEASURES]  # fmt: skip
+    expected += [
+        f"{m:<22}\tall\t{sum(results[q][m] for q in qids) / len(qids):6.4f}"
+        for m in TREC_MEASURES
+    ]
+    assert out.splitlines() == expected
+
+
+def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
+    """-c: queries judged but missing from the run count as 0 in the mean
+    and get their own (0) lines, as in trec_eval."""
+    qrels, run = generated(5)
+    results = pytrec(qrels, run, 1)
+    judged = sorted(qrels)
+    qrels_path, run_path = write_trec(tmp_path, qrels, run)
+    status, out, _ = run_main(capsys, "-c", "-q", "-m", "map", "-m", "P_5",
+                              qrels_path, run_path)  # fmt: skip
+    assert status == 0
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert [q for _, q, _ in lines] == [q for q in judged for _ in "mP"] + ["all"] * 2
+    for m in ("map", "P_5"):
+        total = sum(results[q][m] for q in results)
+        mean = next(v for name, q, v in lines if q == "all" and name.rstrip() == m)
+        assert mean == f"{total / len(judged):6.4f}"
+        missing = next(v for name, q, v in lines if q == "399" and name.rstrip() == m)
+        assert missing == "0.0000"
+
+
+# --------------------------------------------------------------------------
+# Measure names
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("P_5", [("P_5", "precision", 5)]),
+        ("P@5", [("P@5", "precision", 5)]),
+        ("precision@5", [("precision@5", "precision", 5)]),
+        ("P.5,10", [("P_5", "precision", 5), ("P_10", "precision", 10)]),
+        ("ndcg_cut.3", [("ndcg_cut_3", "ndcg", 3)]),
+        ("success", [("success_1", "hit", 1), ("success_5", "hit", 5),
+                     ("success_10", "hit", 10)]),
+        ("map_cut_20", [("map_cut_20", "map", 20)]),
+        ("recip_rank", [("recip_rank", "mrr", None)]),
+        ("Rprec", [("Rprec", "r_precision", None)]),
+        ("r_precision", [("r_precision", "r_precision", None)]),
+        ("ndcg", [("ndcg", "ndcg", None)]),
+        ("mrr@10", [("mrr@10", "mrr", 10)]),
+        ("f1@3", [("f1@3", "f1", 3)]),
+    ],
+)  # fmt: skip
+def test_parse_measure(text, expected):
+    assert parse_measure(text) == expected
+
+
+def test_default_measures_and_recall_family():
+    assert [m for m, _, _ in parse_measure("official")] == [
+        "map", "Rprec", "recip_rank", "P_5", "P_10", "P_15", "P_20", "P_30",
+        "P_100", "P_200", "P_500", "P_1000",
+    ]  # fmt: skip
+    assert len(parse_measure("recall")) == 9
+
+
+def test_default_is_official(capsys):
+    args = [trec_file("qrels.test"), trec_file("results.test")]
+    _, default, _ = run_main(capsys, *args)
+    _, official, _ = run_main(capsys, "-m", "official", *args)
+    assert default == official and len(default.splitlines()) == 12
+
+
+def test_output_layout_and_labels(tmp_path, capsys):
+    qrels_path, run_path = write_trec(
+        tmp_path, {"q1": {"a": 1, "b": 1}}, {"q1": {"a": 2.0, "c": 1.0}}
+    )
+    status, out, _ = run_main(
+        capsys, "-q", "-m", "P@2", "-m", "precision@2", "-m", "P_2", "-m", "P.2",
+        "-m", "ndcg_cut_1000",
+        qrels_path, run_path,
+    )  # fmt: skip
+    assert status == 0
+    assert out == (
+        "P@2                   \tq1\t0.5000\n"
+        "precision@2           \tq1\t0.5000\n"
+        "P_2                   \tq1\t0.5000\n"
+        "ndcg_cut_1000         \tq1\t0.6131\n"  # 1 / (1 + 1/log2(3))
+        "P@2                   \tall\t0.5000\n"
+        "precision@2           \tall\t0.5000\n"
+        "P_2                   \tall\t0.5000\n"
+        "ndcg_cut_1000         \tall\t0.6131\n"
+    )
+    status, out, _ = run_main(capsys, "-n", "-q", "-m", "map", qrels_path, run_path)
+    assert out == "map                   \tq1\t0.5000\n"
+
+
+def test_ties_flag(tmp_path, capsys):
+    """Three tied documents, the relevant one has the middle docno: rank 2
+    in trec_eval's order, rank 1 with probability 1/3 on average."""
+    qrels_path, run_path = write_trec(
+        tmp_path, {"q": {"d2": 1}}, {"q": {"d1": 0.5, "d2": 0.5, "d3": 0.5}}
+    )
+    _, out, _ = run_main(capsys, "-n", "-q", "-m", "P_1", "-m", "recip_rank",
+                         qrels_path, run_path)  # fmt: skip
+    assert (
+        out == "P_1                   \tq\t0.0000\nrecip_rank            \tq\t0.5000\n"
+    )
+    _, out, _ = run_main(capsys, "-n", "-q", "--ties", "average", "-m", "P_1",
+                         "-m", "recip_rank", qrels_path, run_path)  # fmt: skip
+    assert (
+        out == "P_1                   \tq\t0.3333\nrecip_rank            \tq\t0.6111\n"
+    )
+
+
+# --------------------------------------------------------------------------
+# Errors and exit codes
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("measure", "message"),
+    [
+        ("ndgc@10", "Did you mean 'ndcg@10'"),
+        ("bpref", "trec_eval's names work too: P_<k>"),
+        ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
+        ("ndcg.1=0", "only trec_eval's cut-off measures"),
+        ("recall", None),
+    ],
+)
+def test_unknown_measure_is_a_usage_error(tmp_path, capsys, measure, message):
+    qrels_path, run_path = write_trec(tmp_path, {"q": {"a": 1}}, {"q": {"a": 1.0}})
+    status, out, err = run_main(capsys, "-m", measure, qrels_path, run_path)
+    if message is None:
+        assert status == 0
+        return
+    assert status == 2 and out == ""
+    assert "usage: sklearn-rankk" in err and message in err
+
+
+def test_bad_files_exit_1_naming_file_and_line(tmp_path, capsys):
+    qrels_path, run_path = write_trec(tmp_path, {"q": {"a": 1}}, {"q": {"a": 1.0}})
+    bad = tmp_path / "bad_run"
+    bad.write_text("q Q0 a 1 1.0 t\nq Q0 b 2 oops t\n")
+    status, out, err = run_main(capsys, qrels_path, bad)
+    assert (status, out) == (1, "")
+    assert (
+        err == f"sklearn-rankk: error: {bad}:2: score 'oops' is not a finite number.\n"
+    )
+    status, _, err = run_main(capsys, tmp_path / "missing", run_path)
+    assert status == 1 and "missing" in err and "No such file" in err
+    other = tmp_path / "other_qrels"
+    other.write_text("z 0 a 1\n")
+    status, _, err = run_main(capsys, other, run_path)
+    assert status == 1 and "No query has both" in err
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    qrels_path, run_path = write_trec(tmp_path, {"q": {"a": 1}}, {"q": {"a": 1.0}})
+    assert run_main(capsys, qrels_path)[0] == 2
+    status, _, err = run_main(capsys, "-l0", qrels_path, run_path)
+    assert status == 2 and "-l must be at least 1" in err
+    assert run_main(capsys, "--ties", "random", qrels_path, run_path)[0] == 2
+    status, out, _ = run_main(capsys, "--help")
+    assert status == 0 and "--ties average" in out and "docno" in out
+
+
+# --------------------------------------------------------------------------
+# python -m sklearn_rankk
+# --------------------------------------------------------------------------
+
+
+def test_python_dash_m(tmp_path, capsys):
+    qrels_path, run_path = write_trec(
+        tmp_path, {"q1": {"a": 1}, "q2": {"b": 2}}, {"q1": {"a": 1.0, "b": 2.0}}
+    )
+    argv = ["-q", "-m", "ndcg@10", "-m", "map", str(qrels_path)]
+    _, expected, _ = run_main(capsys, *argv, run_path)
+    with open(run_path, "rb") as stdin:  # the run from stdin, as '-'
+        done = subprocess.run(
+            [sys.executable, "-m", "sklearn_rankk", *argv, "-"],
+            stdin=stdin, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
