@@ -40,6 +40,9 @@ _RELEVANCE_DTYPES = {
 
 _threads = {"n": None}
 
+#: Fewest score cells a block gives each thread; smaller blocks use fewer.
+MIN_CELLS_PER_THREAD = 1 << 15
+
 
 def n_threads():
     """Number of threads the kernel uses.
@@ -324,7 +327,10 @@ def rank_block(source, y_score, rows, row_k, *, ignore_ties, want_ideal, exponen
     row_k = np.ascontiguousarray(row_k)
     K = int(row_k.max())
     ties = not ignore_ties
-    args = (K, row_k, ties, source.threshold, want_ideal, exponential, n_threads())
+    # Small blocks stay on one thread: starting a parallel region costs more
+    # than ranking a few thousand scores (far more on a loaded machine).
+    threads = max(1, min(n_threads(), scores.size // MIN_CELLS_PER_THREAD))
+    args = (K, row_k, ties, source.threshold, want_ideal, exponential, threads)
     if source.csr:
         out = _kernel.rank_csr(
             scores, source.indptr, source.indices, source.data, rows.start, *args

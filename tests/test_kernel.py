@@ -14,7 +14,7 @@ import pytest
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from sklearn_rankk import num_threads
+from sklearn_rankk import _topk, num_threads
 from sklearn_rankk._topk import RelevanceSource, n_threads, rank_block
 
 
@@ -86,7 +86,9 @@ def cases():
 @pytest.mark.parametrize(
     "form", ["dense", "bool", "float32", "uint16", "csr", "csr_bool", "csc"]
 )
-def test_kernel_matches_numpy_reference(form, threads):
+def test_kernel_matches_numpy_reference(form, threads, monkeypatch):
+    # The cases are small: make every block worth both threads.
+    monkeypatch.setattr(_topk, "MIN_CELLS_PER_THREAD", 1)
     for seed, y, scores, K in cases():
         threshold = 1.0 if seed % 2 else 0.0
         if form == "bool":
@@ -191,6 +193,31 @@ def test_threads_follow_threadpoolctl_and_the_explicit_setting():
         assert n_threads() == 1
     with pytest.raises(ValueError, match="positive integer"), num_threads(0):
         pass
+
+
+@pytest.mark.parametrize("cells, expected", [(100, 1), (1 << 20, 2)])
+def test_small_blocks_run_on_one_thread(cells, expected, monkeypatch):
+    seen = []
+    real = _topk._kernel.rank_dense
+
+    def spy(*args):
+        seen.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(_topk._kernel, "rank_dense", spy)
+    scores = np.zeros((cells // 100, 100))
+    source = RelevanceSource(np.ones_like(scores), 0.0)
+    with num_threads(2):
+        rank_block(
+            source,
+            scores,
+            slice(0, scores.shape[0]),
+            3,
+            ignore_ties=True,
+            want_ideal=False,
+            exponential=False,
+        )
+    assert seen == [min(expected, n_threads())]
 
 
 def _threads_in_worker():
