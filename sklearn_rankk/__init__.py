@@ -24,12 +24,32 @@ from ._report import (
     ranking_report,
 )
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
+from ._stats import (
+    MetricInterval,
+    ModelComparison,
+    PairedTestResult,
+    RandomBaselineResult,
+    compare_models,
+    confidence_interval,
+    paired_test,
+    precision_at_k_random_variance,
+    random_baseline_test,
+)
 from ._topk import num_threads, set_num_threads
 from ._trec import from_trec, read_trec_qrels, read_trec_run
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "MetricInterval",
+    "ModelComparison",
+    "PairedTestResult",
+    "RandomBaselineResult",
+    "compare_models",
+    "confidence_interval",
+    "paired_test",
+    "precision_at_k_random_variance",
+    "random_baseline_test",
     "PrecisionRecallAtK",
     "RankingReport",
     "precision_recall_at_k_curve",
