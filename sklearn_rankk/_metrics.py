@@ -21,6 +21,8 @@ starting at rank ``a_g``; ``o = p - a_g`` is its offset in the group.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -378,6 +380,15 @@ def per_row_values(
     return values, undefined, data.sample_weight
 
 
+def _caller_stacklevel():
+    """``stacklevel`` pointing a warning at the first frame outside the package."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1  # the function that warns
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):
     """Apply ``zero_division`` to undefined rows, then average.
 
@@ -393,7 +404,7 @@ def aggregate(values, undefined, *, sample_weight, average, zero_division, metri
                 f"{values.shape[0]} samples with no relevant item. Use "
                 f"zero_division to control this behaviour.",
                 UndefinedMetricWarning,
-                stacklevel=4,
+                stacklevel=_caller_stacklevel(),
             )
             fill = 0.0
         else:

@@ -462,3 +462,11 @@ def test_report_multiclass_and_dataframe():
 def test_report_errors(kwargs, error, match):
     with pytest.raises(error, match=match):
         ranking_report([[1, 0]], [[0.5, 0.1]], **kwargs)
+
+
+def test_warnings_point_at_the_callers_line():
+    y_true, y_score = [[0, 0], [1, 0]], [[0.2, 0.1], [0.3, 0.4]]
+    with pytest.warns(UndefinedMetricWarning) as record:
+        ranking_report(y_true, y_score, k=1, metrics=["recall"])
+        precision_recall_at_k_curve(y_true, y_score)
+    assert {w.filename for w in record} == {__file__}
