@@ -16,6 +16,7 @@ from ._api import (
     r_precision_score,
     recall_at_k_score,
 )
+from ._display import RankingCurveDisplay
 from ._lists import from_id_lists
 from ._report import (
     PrecisionRecallAtK,
@@ -41,6 +42,7 @@ from ._trec import from_trec, read_trec_qrels, read_trec_run
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "RankingCurveDisplay",
     "MetricInterval",
     "ModelComparison",
     "PairedTestResult",

@@ -1,0 +1,1151 @@
+"""Ranking curves as scikit-learn style displays (matplotlib, imported lazily).
+
+:class:`RankingCurveDisplay` follows scikit-learn's ``RocCurveDisplay``:
+``from_predictions``, ``from_estimator`` and ``from_cv_results`` compute the
+curves and plot them; the display keeps the numbers, so :meth:`plot` can draw
+them again on other axes; after plotting it has ``ax_``, ``figure_`` and
+``line_``. Three kinds of curve:
+
+* ``"precision_recall_at_k"``: mean P@k (solid) and R@k (dashed) against k;
+* ``"precision_recall"``: mean P@k against mean R@k, one point per k;
+* a metric name (``"ndcg"``, ``"map"``, ...): that metric's mean against k.
+
+The random-ranking baseline (grey) is each metric's exact expectation when the
+retrieved items of every row are ranked uniformly at random, from the same
+engine (tie-aware metrics of a constant score).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import _safe_indexing
+
+from ._metrics import CURVE_SPECS, SPECS, aggregate, check_metric_params, per_row_values
+from ._registry import METRICS
+from ._report import _METRIC_PARAMS, _n_items, random_ranking_scores
+from ._scorer import DEFAULT_RESPONSE_METHOD, _check_response_method, _scores_for
+from ._validation import check_k, check_zero_division
+
+_PR_KINDS = ("precision_recall_at_k", "precision_recall")
+_CURVE_KINDS = tuple(name for name, info in METRICS.items() if info.needs_k)
+_LABELS = {
+    "precision": "Precision",
+    "recall": "Recall",
+    "f1": "F1",
+    "hit": "Hit rate",
+    "mrr": "MRR",
+    "map": "MAP",
+    "dcg": "DCG",
+    "ndcg": "nDCG",
+}
+_BASELINE_GID = "sklearn_rankk.random_baseline"
+_MAX_MARKED_POINTS = 30  # more cut-offs than this: lines without markers
+
+
+def _check_matplotlib_support(caller):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            f"{caller} requires matplotlib. You can install matplotlib with "
+            f"`pip install matplotlib`."
+        ) from e
+
+
+def _check_kind(kind):
+    if isinstance(kind, str) and (kind in _PR_KINDS or kind in _CURVE_KINDS):
+        return kind
+    hint = ""
+    if isinstance(kind, str) and kind in METRICS:
+        hint = f" {kind!r} has no cut-off k to plot against."
+    raise ValueError(
+        f"kind must be one of {', '.join(repr(k) for k in _PR_KINDS + _CURVE_KINDS)};"
+        f" got {kind!r}.{hint}"
+    )
+
+
+def _quantities(kind):
+    """The metrics a kind of curve shows."""
+    return ("precision", "recall") if kind in _PR_KINDS else (kind,)
+
+
+def _check_metric_params(kind, params):
+    """The metric parameters that apply to ``kind``, validated.
+
+    A non-default value of one that does not apply is an error, as in
+    :func:`get_scorer`.
+    """
+    applies = () if kind in _PR_KINDS else SPECS[kind].params
+    for name, value in params.items():
+        default = _METRIC_PARAMS[name]
+        if name not in applies and not (
+            isinstance(value, type(default)) and value == default
+        ):
+            raise TypeError(
+                f"{name}={value!r} does not apply to kind={kind!r}; it applies "
+                f"to {[m for m in _CURVE_KINDS if name in SPECS[m].params]}."
+            )
+    if kind in _PR_KINDS:
+        return {}
+    return check_metric_params(SPECS[kind], params)
+
+
+def _mean_curves(
+    quantities,
+    y_true,
+    y_score,
+    *,
+    k_max,
+    sample_weight,
+    ignore_ties,
+    zero_division,
+    relevance_threshold,
+    labels,
+    params,
+):
+    """Mean of each metric at every cut-off 1..k_max, from one top-k pass.
+
+    Returns a dict name -> ndarray of shape (k_max,).
+    """
+    requests, slices = [], {}
+    for name in quantities:
+        start = len(requests)
+        if name in CURVE_SPECS:  # the whole curve in one request
+            requests.append((CURVE_SPECS[name], k_max, {}))
+        else:
+            requests += [(SPECS[name], k, params) for k in range(1, k_max + 1)]
+        slices[name] = slice(start, len(requests))
+    values, undefined, weights = per_row_values(
+        requests,
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+    )
+    means = {}
+    for name, where in slices.items():
+        rows = np.column_stack(values[where])  # (n_samples, k_max)
+        # The undefined rows (no relevant item, zero ideal DCG) are the same at
+        # every cut-off: one aggregation, so at most one warning per curve.
+        means[name] = aggregate(
+            rows,
+            undefined[where][0],
+            sample_weight=weights,
+            average="mean",
+            zero_division=zero_division,
+            metric=f"{name}@k",
+        )
+    return means
+
+
+def _curves(
+    kind,
+    y_true,
+    y_score,
+    *,
+    k_max,
+    sample_weight,
+    ignore_ties,
+    zero_division,
+    relevance_threshold,
+    labels,
+    params,
+):
+    """Model and random-ranking curves: (model dict, random dict)."""
+    common = dict(
+        k_max=k_max,
+        sample_weight=sample_weight,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+        params=params,
+    )
+    model = _mean_curves(
+        _quantities(kind),
+        y_true,
+        y_score,
+        ignore_ties=ignore_ties,
+        zero_division=zero_division,
+        **common,
+    )
+    # The same rows are undefined in both passes and were already reported.
+    quiet = 0.0 if zero_division == "warn" else zero_division
+    random = _mean_curves(
+        _quantities(kind),
+        y_true,
+        random_ranking_scores(y_score),
+        ignore_ties=False,
+        zero_division=quiet,
+        **common,
+    )
+    return model, random
+
+
+def _as_list(value):
+    """One curve or a list of curves -> list; None stays None."""
+    if value is None or isinstance(value, list):
+        return value
+    return [value]
+
+
+def _check_ax(ax):
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    if ax is None:
+        _, ax = plt.subplots()
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None; got {ax!r}.")
+    return ax
+
+
+def _style(defaults, user):
+    """Default line properties updated with the user's, aliases resolved."""
+    from matplotlib.cbook import normalize_kwargs
+    from matplotlib.lines import Line2D
+
+    if user is None:
+        user = {}
+    if not isinstance(user, dict):
+        raise TypeError(f"Line keyword arguments must be a dict; got {user!r}.")
+    return {**defaults, **normalize_kwargs(user, Line2D)}
+
+
+def _summary(label, k, values):
+    """``"nDCG@10 = 0.87"``, or ``"... +/- 0.02"`` over several curves."""
+    last = [v[-1] for v in values]
+    text = f"{label}@{k} = {np.mean(last):0.2f}"
+    if len(last) > 1:
+        text += f" +/- {np.std(last):0.2f}"
+    return text
+
+
+def _legend_label(name, summaries):
+    summary = ", ".join(summaries)
+    return f"{name} ({summary})" if name is not None else summary
+
+
+def _draw_baseline(ax, x, y, kw):
+    """Draw a random-ranking line unless the axes already show the same one."""
+    for line in ax.get_lines():
+        if (
+            line.get_gid() == _BASELINE_GID
+            and np.array_equal(line.get_xdata(), x)
+            and np.allclose(line.get_ydata(), y, rtol=1e-12, atol=1e-12, equal_nan=True)
+        ):
+            return line
+    (line,) = ax.plot(x, y, gid=_BASELINE_GID, **kw)
+    return line
+
+
+def _annotated_k(k_max):
+    """A few cut-offs to write next to their point: 1, 2, 5, 10, ... and k_max."""
+    nice = [m * 10**e for e in range(7) for m in (1, 2, 5)]
+    chosen = [v for v in nice if v < k_max]
+    if len(chosen) > 3:  # keep 1 and the two largest below k_max
+        chosen = [1, *chosen[-2:]]
+    return [*chosen, k_max]
+
+
+class RankingCurveDisplay:
+    """Ranking curves over the cut-off k: P@k and R@k, P against R, any metric.
+
+    It is recommended to use :meth:`from_predictions`, :meth:`from_estimator`
+    or :meth:`from_cv_results` to create a display; the constructor only
+    stores the curves. All parameters are stored as attributes. Each array
+    parameter may be a list of arrays, one per curve (e.g. one per
+    cross-validation fold).
+
+    Parameters
+    ----------
+    k : ndarray of shape (n_cutoffs,)
+        The cut-offs, increasing (``1 .. k_max`` from the ``from_*`` methods).
+    precision, recall : ndarray of shape (n_cutoffs,) or list of them, \
+default=None
+        Mean P@k and R@k at each cut-off, for the kinds
+        ``"precision_recall_at_k"`` and ``"precision_recall"``.
+    values : ndarray of shape (n_cutoffs,) or list of them, default=None
+        Mean of the metric ``kind`` at each cut-off, for a metric kind.
+    random_precision, random_recall, random_values : ndarray or list, \
+default=None
+        The same under a uniformly random ranking of each row's retrieved
+        items (the random baseline).
+    kind : str, default="precision_recall_at_k"
+        ``"precision_recall_at_k"`` (P@k and R@k against k),
+        ``"precision_recall"`` (P@k against R@k, one point per k), or a
+        metric name with a cut-off (``"precision"``, ``"recall"``, ``"f1"``,
+        ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"``): that metric
+        against k.
+    name : str or list of str, default=None
+        Name of the curves in the legend; a list names each curve.
+
+    Attributes
+    ----------
+    line_ : matplotlib Line2D or list of Line2D
+        The curves; a list when several are drawn. For
+        ``kind="precision_recall_at_k"`` the precision and recall lines of
+        each curve alternate: ``[P, R]`` for one curve.
+    random_baseline_ : matplotlib Line2D, list of Line2D or None
+        The random-ranking lines (``[P, R]`` for
+        ``kind="precision_recall_at_k"``), None when not plotted. A line the
+        axes already showed, with the same data, is reused, not drawn again.
+    ax_ : matplotlib Axes
+        Axes with the curves.
+    figure_ : matplotlib Figure
+        Figure containing the curves.
+
+    See Also
+    --------
+    precision_recall_at_k_curve : Mean P@k, R@k and F1@k at every k.
+    ranking_report : Any metric at chosen cut-offs, with the random baseline.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from sklearn_rankk import RankingCurveDisplay
+    >>> display = RankingCurveDisplay(
+    ...     k=np.arange(1, 4),
+    ...     values=np.array([0.5, 0.6, 0.8]),
+    ...     random_values=np.array([0.2, 0.35, 0.5]),
+    ...     kind="ndcg",
+    ...     name="my ranker",
+    ... )
+    >>> display = display.plot()
+    >>> display.line_.get_label()
+    'my ranker (nDCG@3 = 0.80)'
+    >>> display.random_baseline_.get_label()
+    'Random ranking (nDCG@3 = 0.50)'
+    >>> plt.close(display.figure_)
+    """
+
+    def __init__(
+        self,
+        *,
+        k,
+        precision=None,
+        recall=None,
+        values=None,
+        random_precision=None,
+        random_recall=None,
+        random_values=None,
+        kind="precision_recall_at_k",
+        name=None,
+    ):
+        self.k = k
+        self.precision = precision
+        self.recall = recall
+        self.values = values
+        self.random_precision = random_precision
+        self.random_recall = random_recall
+        self.random_values = random_values
+        self.kind = kind
+        self.name = name
+
+    # -- data ---------------------------------------------------------------
+
+    def _data(self, kind, *, random):
+        """Curves per quantity: dict name -> list of 1-D arrays (or None)."""
+        prefix = "random_" if random else ""
+        if kind in _PR_KINDS:
+            attrs = {"precision": "precision", "recall": "recall"}
+        else:
+            attrs = {kind: "values"}
+        data = {q: _as_list(getattr(self, prefix + a)) for q, a in attrs.items()}
+        missing = [prefix + attrs[q] for q, v in data.items() if v is None]
+        if random and missing:
+            return None
+        if missing:
+            raise ValueError(
+                f"kind={kind!r} plots {' and '.join(missing)}, which this "
+                f"display does not have."
+            )
+        return data
+
+    def _validate_plot_params(self, name):
+        kind = _check_kind(self.kind)
+        k = np.asarray(self.k)
+        if k.ndim != 1 or k.size == 0:
+            raise ValueError(f"k must be a non-empty 1-D array; got shape {k.shape}.")
+        data = self._data(kind, random=False)
+        random = self._data(kind, random=True)
+        n_curves = len(next(iter(data.values())))
+        for prefix, group in (("", data), ("random_", random or {})):
+            for q, curves in group.items():
+                attr = prefix + ("values" if kind not in _PR_KINDS else q)
+                if len(curves) != n_curves:
+                    raise ValueError(
+                        f"{attr} has {len(curves)} curves; expected {n_curves}, "
+                        f"one per curve."
+                    )
+                for c in curves:
+                    if np.shape(c) != k.shape:
+                        raise ValueError(
+                            f"Each curve of {attr} must have shape {k.shape} "
+                            f"like k; got {np.shape(c)}."
+                        )
+        name = self.name if name is None else name
+        if isinstance(name, list) and len(name) not in (1, n_curves):
+            raise ValueError(
+                f"name has {len(name)} entries for {n_curves} curves; give one "
+                f"name or one per curve."
+            )
+        return kind, k, data, random, name, n_curves
+
+    # -- plotting -----------------------------------------------------------
+
+    def plot(
+        self,
+        ax=None,
+        *,
+        name=None,
+        curve_kwargs=None,
+        plot_random_baseline=True,
+        random_baseline_kw=None,
+        despine=False,
+    ):
+        """Plot the curves.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes. Curves of
+            other displays already on the axes stay, and the legend lists
+            them all.
+        name : str or list of str, default=None
+            Name for the legend; None uses the display's ``name``. The legend
+            adds the value at the largest cut-off, e.g.
+            ``"GaussianNB (nDCG@10 = 0.87)"``.
+        curve_kwargs : dict or list of dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the curves. With
+            several curves (folds), a dict styles them all alike and gives
+            one legend entry with the mean and standard deviation of the
+            values; a list (one dict per curve) gives each its own entry. For
+            ``kind="precision_recall_at_k"`` they apply to both lines of a
+            curve (precision solid, recall dashed by default).
+        plot_random_baseline : bool, default=True
+            Draw the random-ranking baseline (grey, dashed).
+        random_baseline_kw : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the baseline.
+        despine : bool, default=False
+            Remove the top and right spines.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+            ``self``, with ``ax_``, ``figure_``, ``line_`` and
+            ``random_baseline_`` set.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn_rankk import RankingCurveDisplay
+        >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+        >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+        >>> display = RankingCurveDisplay.from_predictions(
+        ...     y_true, y_score, kind="recall", k_max=4, name="first"
+        ... )
+        >>> fig, ax = plt.subplots()
+        >>> display = display.plot(ax=ax, plot_random_baseline=False)
+        >>> display.ax_ is ax
+        True
+        >>> [text.get_text() for text in ax.get_legend().get_texts()]
+        ['first (Recall@4 = 1.00)']
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support("RankingCurveDisplay.plot")
+        kind, k, data, random, name, n_curves = self._validate_plot_params(name)
+        if not isinstance(plot_random_baseline, (bool, np.bool_)):
+            raise TypeError(
+                f"plot_random_baseline must be True or False; got "
+                f"{plot_random_baseline!r}."
+            )
+        if plot_random_baseline and random is None:
+            raise ValueError(
+                "This display has no random-ranking values to plot: create it "
+                "with a from_* method, pass random_* to the constructor, or "
+                "use plot_random_baseline=False."
+            )
+        per_curve = isinstance(curve_kwargs, list)
+        if per_curve and len(curve_kwargs) != n_curves:
+            raise ValueError(
+                f"curve_kwargs must be None, a dict or a list of {n_curves} dicts "
+                f"(one per curve); got a list of {len(curve_kwargs)}."
+            )
+        if isinstance(name, list) and len(name) > 1 and not per_curve:
+            raise ValueError(
+                "A list of names labels each curve: give curve_kwargs as a list "
+                f"of {n_curves} dicts too, or one name for one legend entry."
+            )
+        names = name if isinstance(name, list) else [name]
+        names = names * n_curves if len(names) == 1 else names
+        kwargs = curve_kwargs if per_curve else [curve_kwargs] * n_curves
+        kwargs = [_style({}, kw) for kw in kwargs]
+        # One legend entry per curve, or one for all (mean +/- std).
+        one_entry = n_curves > 1 and not per_curve
+
+        ax = _check_ax(ax)
+        self.ax_, self.figure_ = ax, ax.figure
+        k_max = int(k[-1])
+        marked = k.size <= _MAX_MARKED_POINTS
+        base = {"marker": "o", "markersize": 4} if marked else {}
+        if one_entry:
+            base["alpha"] = 0.6
+
+        def coords(group, x, y, i):
+            return (k if x == "k" else group[x][i]), group[y][i]
+
+        def label(who, group, quantities, curves):
+            return _legend_label(
+                who,
+                [
+                    _summary(_short(q, kind), k_max, group[q][curves])
+                    for q in quantities
+                ],
+            )
+
+        lines, shared_colour = [], None
+        for i in range(n_curves):
+            colour = shared_colour
+            for x, y, quantities, extra, _ in _series(kind, marked):
+                text = None
+                if not one_entry:
+                    text = label(names[i], data, quantities, slice(i, i + 1))
+                elif i == 0:
+                    text = label(names[i], data, quantities, slice(None))
+                style = {**base, **extra, **kwargs[i]}
+                if colour is not None and "color" not in kwargs[i]:
+                    style["color"] = colour
+                (line,) = ax.plot(*coords(data, x, y, i), label=text, **style)
+                colour = line.get_color()  # the recall line of a curve matches
+                lines.append(line)
+            if one_entry:
+                shared_colour = colour  # folds styled alike share a colour
+        if kind == "precision_recall" and n_curves == 1:
+            _annotate_k(ax, k, data["recall"][0], data["precision"][0], lines[0])
+        self.line_ = lines[0] if len(lines) == 1 else lines
+
+        self.random_baseline_ = None
+        if plot_random_baseline:
+            baselines = []
+            default = {
+                "color": "grey",
+                "linestyle": "--",
+                "linewidth": 1.2,
+                "alpha": 0.5 if n_curves > 1 else 0.9,
+            }
+            for i in range(n_curves):
+                for x, y, quantities, _, extra in _series(kind, marked):
+                    style = _style({**default, **extra}, random_baseline_kw)
+                    if i == 0:  # one legend entry, mean +/- std over curves
+                        text = label("Random ranking", random, quantities, slice(None))
+                        style.setdefault("label", text)
+                    else:
+                        style["label"] = None
+                    line = _draw_baseline(ax, *coords(random, x, y, i), style)
+                    baselines.append(line)
+            self.random_baseline_ = baselines[0] if len(baselines) == 1 else baselines
+
+        _decorate(ax, kind, despine)
+        _legend(ax)
+        return self
+
+    # -- constructors -------------------------------------------------------
+
+    @classmethod
+    def _from_curves(cls, kind, k_max, model, random, name):
+        """A display from per-curve dicts of mean curves (lists of dicts)."""
+
+        def gather(curves, q):
+            out = [c[q] for c in curves]
+            return out[0] if len(out) == 1 else out
+
+        if kind in _PR_KINDS:
+            arrays = {
+                "precision": gather(model, "precision"),
+                "recall": gather(model, "recall"),
+                "random_precision": gather(random, "precision"),
+                "random_recall": gather(random, "recall"),
+            }
+        else:
+            arrays = {
+                "values": gather(model, kind),
+                "random_values": gather(random, kind),
+            }
+        return cls(k=np.arange(1, k_max + 1), kind=kind, name=name, **arrays)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        kind="precision_recall_at_k",
+        k_max=10,
+        sample_weight=None,
+        ignore_ties=False,
+        zero_division="warn",
+        relevance_threshold=0,
+        labels=None,
+        denominator="relevant",
+        gain="linear",
+        log_base=2,
+        name=None,
+        ax=None,
+        curve_kwargs=None,
+        plot_random_baseline=True,
+        random_baseline_kw=None,
+        despine=False,
+    ):
+        """Plot ranking curves from true relevance and scores.
+
+        Each point is the mean over rows of a metric at one cut-off, exactly
+        what the metric function returns for that ``k`` (ties averaged
+        unless ``ignore_ties=True``); all cut-offs come from one top-k pass.
+
+        Parameters
+        ----------
+        y_true : array-like or sparse matrix of shape (n_samples, n_items), \
+or array-like of shape (n_samples,)
+            Relevance, as for the metric functions (1-D: class labels).
+        y_score : array-like of shape (n_samples, n_items)
+            Scores; higher ranks first, ``-inf`` is not retrieved.
+        kind : str, default="precision_recall_at_k"
+            ``"precision_recall_at_k"`` (mean P@k and R@k against k),
+            ``"precision_recall"`` (P@k against R@k, one point per k), or a
+            metric with a cut-off (``"precision"``, ``"recall"``, ``"f1"``,
+            ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"``) against k.
+        k_max : int or None, default=10
+            Largest cut-off; the curves have a point at every ``k = 1 ..
+            k_max``. None means ``n_items``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the means.
+        ignore_ties : bool, default=False
+            Break ties by column order instead of averaging over them.
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            Value of rows where a metric is undefined (no relevant item).
+        relevance_threshold : float, default=0
+            An item is relevant when ``y_true > relevance_threshold``.
+        labels : array-like of shape (n_items,), default=None
+            Class of each column, with 1-D ``y_true``.
+        denominator : {"relevant", "min", "retrieved"}, default="relevant"
+            Denominator of AP@k, for ``kind="map"``.
+        gain : {"linear", "exponential"}, default="linear"
+            Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
+        log_base : float, default=2
+            Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        name : str, default=None
+            Name of the curve in the legend; None shows the values alone.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes. Pass the
+            ``ax_`` of another display to compare models on one axes.
+        curve_kwargs : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the curve.
+        plot_random_baseline : bool, default=True
+            Draw the exact expectation of the same metric under a uniformly
+            random ranking of each row's retrieved items (grey, dashed).
+            Several displays on one axes with the same baseline draw it once.
+        random_baseline_kw : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the baseline.
+        despine : bool, default=False
+            Remove the top and right spines.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        See Also
+        --------
+        RankingCurveDisplay.from_estimator : The curves of a fitted model.
+        precision_recall_at_k_curve : The P@k, R@k and F1@k numbers.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn_rankk import RankingCurveDisplay
+        >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+        >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+        >>> display = RankingCurveDisplay.from_predictions(
+        ...     y_true, y_score, k_max=4, name="model"
+        ... )
+        >>> display.precision.round(3)
+        array([0.5  , 0.25 , 0.167, 0.375])
+        >>> display.random_recall
+        array([0.25, 0.5 , 0.75, 1.  ])
+        >>> [text.get_text() for text in display.ax_.get_legend().get_texts()]
+        ['model (Precision@4 = 0.38)', 'model (Recall@4 = 1.00)', \
+'Random ranking (Precision@4 = 0.38)', 'Random ranking (Recall@4 = 1.00)']
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_predictions")
+        kind, k_max, zero_division, params = _check_options(
+            kind, k_max, zero_division, denominator, gain, log_base
+        )
+        if k_max is None:
+            k_max = _n_items(y_score)
+        model, random = _curves(
+            kind,
+            y_true,
+            y_score,
+            k_max=k_max,
+            sample_weight=sample_weight,
+            ignore_ties=ignore_ties,
+            zero_division=zero_division,
+            relevance_threshold=relevance_threshold,
+            labels=labels,
+            params=params,
+        )
+        display = cls._from_curves(kind, k_max, [model], [random], name)
+        return display.plot(
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_random_baseline=plot_random_baseline,
+            random_baseline_kw=random_baseline_kw,
+            despine=despine,
+        )
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        kind="precision_recall_at_k",
+        k_max=10,
+        sample_weight=None,
+        response_method=DEFAULT_RESPONSE_METHOD,
+        ignore_ties=False,
+        zero_division="warn",
+        relevance_threshold=0,
+        denominator="relevant",
+        gain="linear",
+        log_base=2,
+        name=None,
+        ax=None,
+        curve_kwargs=None,
+        plot_random_baseline=True,
+        random_baseline_kw=None,
+        despine=False,
+    ):
+        """Plot ranking curves of a fitted estimator on data.
+
+        The estimator's scores become a score matrix as in the package's
+        scorers: with 1-D ``y`` (class labels) the columns are the classes,
+        with 2-D ``y`` (multilabel indicator or relevance) the labels.
+
+        Parameters
+        ----------
+        estimator : estimator instance
+            Fitted classifier, regressor or pipeline.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Input values.
+        y : array-like of shape (n_samples,) or (n_samples, n_items)
+            Class labels, or relevance of each label.
+        kind : str, default="precision_recall_at_k"
+            As in :meth:`from_predictions`.
+        k_max : int or None, default=10
+            Largest cut-off; None means the number of columns.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the means.
+        response_method : str or tuple of str, \
+default=("decision_function", "predict_proba", "predict")
+            Estimator method(s) giving the scores, the first available is
+            used.
+        ignore_ties : bool, default=False
+            Break ties by column order instead of averaging over them.
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            Value of rows where a metric is undefined (no relevant item).
+        relevance_threshold : float, default=0
+            An item is relevant when ``y_true > relevance_threshold``.
+        denominator : {"relevant", "min", "retrieved"}, default="relevant"
+            Denominator of AP@k, for ``kind="map"``.
+        gain : {"linear", "exponential"}, default="linear"
+            Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
+        log_base : float, default=2
+            Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        name : str, default=None
+            Name in the legend; None uses the estimator's class name.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes. Pass the
+            ``ax_`` of another display to compare models on one axes.
+        curve_kwargs : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the curve.
+        plot_random_baseline : bool, default=True
+            Draw the random-ranking baseline (grey, dashed), once per axes.
+        random_baseline_kw : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the baseline.
+        despine : bool, default=False
+            Remove the top and right spines.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        See Also
+        --------
+        RankingCurveDisplay.from_cv_results : One curve per fold.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn.datasets import load_digits
+        >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn_rankk import RankingCurveDisplay
+        >>> X, y = load_digits(return_X_y=True)
+        >>> X_train, X_test, y_train, y_test = X[:1000], X[1000:], y[:1000], y[1000:]
+        >>> nb = GaussianNB().fit(X_train, y_train)
+        >>> display = RankingCurveDisplay.from_estimator(
+        ...     nb, X_test, y_test, kind="ndcg", k_max=5
+        ... )
+        >>> display.values.round(3)
+        array([0.793, 0.86 , 0.872, 0.881, 0.884])
+        >>> lda = LinearDiscriminantAnalysis().fit(X_train, y_train)
+        >>> display = RankingCurveDisplay.from_estimator(
+        ...     lda, X_test, y_test, kind="ndcg", k_max=5, ax=display.ax_
+        ... )
+        >>> for text in display.ax_.get_legend().get_texts():
+        ...     print(text.get_text())
+        GaussianNB (nDCG@5 = 0.88)
+        LinearDiscriminantAnalysis (nDCG@5 = 0.96)
+        Random ranking (nDCG@5 = 0.29)
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_estimator")
+        _check_options(kind, k_max, zero_division, denominator, gain, log_base)
+        _check_response_method(response_method)
+        y_true, y_score, labels = _scores_for(estimator, X, y, response_method)
+        return cls.from_predictions(
+            y_true,
+            y_score,
+            kind=kind,
+            k_max=k_max,
+            sample_weight=sample_weight,
+            ignore_ties=ignore_ties,
+            zero_division=zero_division,
+            relevance_threshold=relevance_threshold,
+            labels=labels,
+            denominator=denominator,
+            gain=gain,
+            log_base=log_base,
+            name=type(estimator).__name__ if name is None else name,
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_random_baseline=plot_random_baseline,
+            random_baseline_kw=random_baseline_kw,
+            despine=despine,
+        )
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results,
+        X,
+        y,
+        *,
+        kind="precision_recall_at_k",
+        k_max=10,
+        sample_weight=None,
+        response_method=DEFAULT_RESPONSE_METHOD,
+        ignore_ties=False,
+        zero_division="warn",
+        relevance_threshold=0,
+        denominator="relevant",
+        gain="linear",
+        log_base=2,
+        name=None,
+        ax=None,
+        curve_kwargs=None,
+        plot_random_baseline=True,
+        random_baseline_kw=None,
+        despine=False,
+    ):
+        """Plot one ranking curve per cross-validation fold.
+
+        Each fold's fitted estimator is evaluated on that fold's test rows.
+
+        Parameters
+        ----------
+        cv_results : dict
+            As returned by :func:`sklearn.model_selection.cross_validate`
+            with ``return_estimator=True`` and ``return_indices=True`` (the
+            keys ``"estimator"`` and ``"indices"``).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The input values given to ``cross_validate``.
+        y : array-like of shape (n_samples,) or (n_samples, n_items)
+            The targets given to ``cross_validate``.
+        kind : str, default="precision_recall_at_k"
+            As in :meth:`from_predictions`.
+        k_max : int or None, default=10
+            Largest cut-off; None means the number of columns.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the means.
+        response_method : str or tuple of str, \
+default=("decision_function", "predict_proba", "predict")
+            Estimator method(s) giving the scores.
+        ignore_ties : bool, default=False
+            Break ties by column order instead of averaging over them.
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            Value of rows where a metric is undefined (no relevant item).
+        relevance_threshold : float, default=0
+            An item is relevant when ``y_true > relevance_threshold``.
+        denominator : {"relevant", "min", "retrieved"}, default="relevant"
+            Denominator of AP@k, for ``kind="map"``.
+        gain : {"linear", "exponential"}, default="linear"
+            Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
+        log_base : float, default=2
+            Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        name : str or list of str, default=None
+            Name in the legend; None uses the estimator's class name. A list
+            names each fold (with ``curve_kwargs`` a list).
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+        curve_kwargs : dict or list of dict, default=None
+            A dict (or None) styles every fold alike, in one colour, with one
+            legend entry giving the mean and standard deviation over folds at
+            ``k_max``; a list of one dict per fold gives each its own entry.
+        plot_random_baseline : bool, default=True
+            Draw the random-ranking baseline of each fold (grey, dashed);
+            folds with the same baseline draw it once.
+        random_baseline_kw : dict, default=None
+            Keyword arguments of matplotlib's ``plot`` for the baselines.
+        despine : bool, default=False
+            Remove the top and right spines.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+            Its arrays are lists with one array per fold.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn.datasets import load_digits
+        >>> from sklearn.model_selection import cross_validate
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn_rankk import RankingCurveDisplay
+        >>> X, y = load_digits(return_X_y=True)
+        >>> cv_results = cross_validate(
+        ...     GaussianNB(), X, y, cv=3, return_estimator=True, return_indices=True
+        ... )
+        >>> display = RankingCurveDisplay.from_cv_results(
+        ...     cv_results, X, y, kind="hit", k_max=3
+        ... )
+        >>> [fold.round(3) for fold in display.values]
+        [array([0.826, 0.927, 0.963]), array([0.798, 0.902, 0.954]), \
+array([0.816, 0.895, 0.922])]
+        >>> display.ax_.get_legend().get_texts()[0].get_text()
+        'GaussianNB (Hit rate@3 = 0.95 +/- 0.02)'
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_cv_results")
+        kind, k_max, zero_division, params = _check_options(
+            kind, k_max, zero_division, denominator, gain, log_base
+        )
+        _check_response_method(response_method)
+        estimators, tests = _check_cv_results(cv_results, X, y, sample_weight)
+        folds = []
+        for estimator, test in zip(estimators, tests):
+            X_test = _safe_indexing(X, test)
+            y_test = _safe_indexing(y, test)
+            weights = (
+                None if sample_weight is None else _safe_indexing(sample_weight, test)
+            )
+            folds.append(
+                (*_scores_for(estimator, X_test, y_test, response_method), weights)
+            )
+        if k_max is None:  # unseen classes may add columns to some folds
+            k_max = max(_n_items(y_score) for _, y_score, _, _ in folds)
+        model, random = [], []
+        for y_true, y_score, labels, weights in folds:
+            m, r = _curves(
+                kind,
+                y_true,
+                y_score,
+                k_max=k_max,
+                sample_weight=weights,
+                ignore_ties=ignore_ties,
+                zero_division=zero_division,
+                relevance_threshold=relevance_threshold,
+                labels=labels,
+                params=params,
+            )
+            model.append(m)
+            random.append(r)
+        if name is None:
+            name = type(estimators[0]).__name__
+        display = cls._from_curves(kind, k_max, model, random, name)
+        return display.plot(
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_random_baseline=plot_random_baseline,
+            random_baseline_kw=random_baseline_kw,
+            despine=despine,
+        )
+
+
+def _check_options(kind, k_max, zero_division, denominator, gain, log_base):
+    kind = _check_kind(kind)
+    params = _check_metric_params(
+        kind, {"denominator": denominator, "gain": gain, "log_base": log_base}
+    )
+    k_max = check_k(k_max, allow_none=True, metric="", name="k_max")
+    return kind, k_max, check_zero_division(zero_division), params
+
+
+def _n_rows(x):
+    shape = getattr(x, "shape", None)
+    return int(shape[0]) if shape is not None else len(x)
+
+
+def _check_cv_results(cv_results, X, y, sample_weight):
+    """The fitted estimators and test indices of ``cross_validate``'s result."""
+    required = ("estimator", "indices")
+    if not hasattr(cv_results, "keys") or any(k not in cv_results for k in required):
+        raise ValueError(
+            "cv_results must be the dict returned by cross_validate(..., "
+            "return_estimator=True, return_indices=True), with the keys "
+            f"'estimator' and 'indices'; got {_keys(cv_results)}."
+        )
+    indices = cv_results["indices"]
+    if not hasattr(indices, "keys") or "test" not in indices:
+        raise ValueError(
+            "cv_results['indices'] must be a dict with the key 'test' (from "
+            "return_indices=True)."
+        )
+    estimators, tests = list(cv_results["estimator"]), list(indices["test"])
+    if not estimators or len(estimators) != len(tests):
+        raise ValueError(
+            f"cv_results has {len(estimators)} estimators and {len(tests)} test "
+            f"index arrays; expected one of each per fold."
+        )
+    n_samples = _n_rows(X)
+    for what, value in (("y", y), ("sample_weight", sample_weight)):
+        if value is not None and _n_rows(value) != n_samples:
+            raise ValueError(f"{what} has {_n_rows(value)} rows but X has {n_samples}.")
+    largest = max((int(np.max(t)) for t in tests if len(t)), default=-1)
+    if largest >= n_samples:
+        raise ValueError(
+            f"cv_results has test index {largest} but X has only {n_samples} "
+            f"rows: pass the X and y given to cross_validate."
+        )
+    return estimators, tests
+
+
+def _keys(value):
+    return sorted(value.keys()) if hasattr(value, "keys") else repr(value)
+
+
+def _series(kind, marked):
+    """What one curve draws: (x, y, quantities in the label, line style,
+    baseline style) for each of its lines.
+
+    Precision and recall against k share a colour: precision solid with
+    circles, recall dashed with squares; their random baselines are grey,
+    solid and dashed alike.
+    """
+    if kind == "precision_recall_at_k":
+        recall_style = {"linestyle": "--", **({"marker": "s"} if marked else {})}
+        return [
+            ("k", "precision", ("precision",), {}, {"linestyle": "-"}),
+            ("k", "recall", ("recall",), recall_style, {}),
+        ]
+    if kind == "precision_recall":
+        return [("recall", "precision", ("precision", "recall"), {}, {})]
+    return [("k", kind, (kind,), {}, {})]
+
+
+def _short(quantity, kind):
+    """Legend name of a metric: short on the precision-recall plane."""
+    if kind == "precision_recall":
+        return quantity[0].upper()  # P@10, R@10
+    return _LABELS[quantity]
+
+
+def _legend(ax):
+    """The legend of every labelled line, random baselines last."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    order = sorted(
+        range(len(handles)), key=lambda i: handles[i].get_gid() == _BASELINE_GID
+    )
+    labels = [labels[i] for i in order]
+    # Long entries (several summaries, +/- std) in a smaller font fit the axes.
+    size = "small" if max(len(text) for text in labels) > 40 else None
+    ax.legend([handles[i] for i in order], labels, loc="best", fontsize=size)
+
+
+def _annotate_k(ax, k, x, y, line):
+    """Write a few cut-offs next to their point on a P-against-R curve.
+
+    Each label sits off the curve, along its normal on the side away from the
+    origin; a label another curve already wrote at nearly the same place is
+    not repeated.
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    for value in _annotated_k(int(k[-1])):
+        i = int(np.searchsorted(k, value))
+        if i == k.size or k[i] != value:
+            continue
+        text, xy = f"k={value}", (x[i], y[i])
+        if any(
+            t.get_text() == text and np.hypot(*np.subtract(t.xy, xy)) < 0.02
+            for t in ax.texts
+        ):
+            continue
+        before, after = max(i - 1, 0), min(i + 1, k.size - 1)
+        dx, dy = x[after] - x[before], y[after] - y[before]
+        normal = np.array([-dy, dx]) if dx - dy > 0 else np.array([dy, -dx])
+        length = np.hypot(*normal)
+        normal = normal / length if length > 0 else np.array([0.7, 0.7])
+        ax.annotate(
+            text,
+            xy,
+            xytext=tuple(6 * normal),
+            textcoords="offset points",
+            ha="left" if normal[0] >= -0.3 else "right",
+            va="bottom" if normal[1] >= -0.3 else "top",
+            fontsize="small",
+            color=line.get_color(),
+            bbox={
+                "boxstyle": "round,pad=0.1",
+                "fc": "white",
+                "ec": "none",
+                "alpha": 0.6,
+            },
+        )
+
+
+def _decorate(ax, kind, despine):
+    from matplotlib.ticker import MaxNLocator
+
+    if kind == "precision_recall":
+        ax.set(
+            xlabel="Recall@k",
+            ylabel="Precision@k",
+            xlim=(-0.02, 1.02),
+            ylim=(-0.02, 1.02),
+        )
+    else:
+        ylabel = (
+            "Precision@k, Recall@k"
+            if kind == "precision_recall_at_k"
+            else f"{_LABELS[kind]}@k"
+        )
+        ax.set(xlabel="k (cut-off)", ylabel=ylabel)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+        if kind in _PR_KINDS or METRICS[kind].bounds[1] is not None:
+            ax.set_ylim(-0.02, 1.02)
+        else:  # DCG: from 0, top fitted to every line on the axes
+            ax.set_autoscaley_on(True)
+            ax.autoscale_view(scalex=False)
+            ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    if despine:
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
