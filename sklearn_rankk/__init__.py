@@ -5,6 +5,7 @@ Every metric takes ``(y_true, y_score, *, k=...)`` with 2-D score matrices
 rows, or the value of every row with ``average=None``.
 """
 
+from ._accumulator import RankingAccumulator
 from ._api import (
     dcg_at_k_score,
     f1_at_k_score,
@@ -42,6 +43,7 @@ from ._trec import from_trec, read_trec_qrels, read_trec_run
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "RankingAccumulator",
     "RankingCurveDisplay",
     "MetricInterval",
     "ModelComparison",

@@ -1,9 +1,35 @@
 """Dask inputs: per-row metric values computed block by block on the workers.
 
-Placeholder until the Dask support lands (issue 7).
+:func:`sklearn_rankk._metrics.per_row_values` sends here any call where
+``y_true``, ``y_score`` or ``sample_weight`` is a dask collection. Every
+metric is a weighted mean of independent per-row values, so the work splits
+by rows: ``y_score`` is rechunked so that each block holds whole rows (all
+columns in one chunk), ``y_true`` gets the same row chunks, and each block is
+evaluated where it lives by the in-memory :func:`per_row_values` (the
+compiled kernel), which also validates it (NaN, negative grades, ...). Only
+the per-row values (a few floats a row) come back to the client, where the
+caller aggregates them exactly as for in-memory inputs, so the result is the
+same float. Nothing materialises the whole matrix on one worker.
+
+dask is imported only here, and this module only when a dask input is seen.
 """
 
 from __future__ import annotations
+
+import functools
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import (
+    _as_array,
+    check_bool,
+    check_real,
+    check_sample_weight,
+    check_y_score,
+    check_y_true,
+    is_dask,
+)
 
 
 def per_row_values_dask(
@@ -16,5 +42,152 @@ def per_row_values_dask(
     relevance_threshold=0,
     labels=None,
 ):
-    """Same contract as :func:`sklearn_rankk._metrics.per_row_values`."""
-    raise NotImplementedError("dask inputs are not supported yet.")
+    """Same contract as :func:`sklearn_rankk._metrics.per_row_values`.
+
+    ``y_true`` and ``y_score`` may be dask arrays (``y_true`` with dense or
+    scipy.sparse chunks, or 1-D class labels), dask DataFrames, or in-memory
+    inputs mixed with dask ones; ``sample_weight`` may be a dask array or
+    Series. Returns numpy arrays on the client.
+    """
+    import dask
+
+    from ._metrics import per_row_values
+
+    ignore_ties = check_bool(ignore_ties, "ignore_ties")
+    threshold = check_real(relevance_threshold, "relevance_threshold")
+    options = {"ignore_ties": ignore_ties, "relevance_threshold": threshold}
+    if not is_dask(y_score):
+        # The scores are already here (in memory or a memmap): so is the work.
+        y_true, sample_weight = (
+            x.compute() if is_dask(x) else x for x in (y_true, sample_weight)
+        )
+        return per_row_values(
+            requests,
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            labels=labels,
+            **options,
+        )
+
+    y_score = check_y_score(_dask_array(y_score, "y_score"))  # metadata only
+    if y_score.numblocks[1] > 1:
+        # Columns must not be split: whole rows, blocks of about the
+        # configured chunk size.
+        y_score = y_score.rechunk({0: "auto", 1: -1})
+    row_chunks = y_score.chunks[0]
+    n_samples, n_items = y_score.shape
+    y_true = _aligned_y_true(y_true, y_score.shape, row_chunks)
+    if y_true.ndim == 1:
+        labels = _global_labels(y_true, labels, n_items)
+    if sample_weight is not None:
+        if is_dask(sample_weight):
+            sample_weight = sample_weight.compute()
+        sample_weight = check_sample_weight(sample_weight, n_samples)
+
+    blocks = [
+        dask.delayed(_block_values, pure=True)(requests, t, s, labels, options)
+        for t, s, size in zip(
+            y_true.to_delayed().ravel(), y_score.to_delayed().ravel(), row_chunks
+        )
+        if size  # an empty chunk has nothing to evaluate
+    ]
+    results = dask.compute(*blocks)
+    values = [np.concatenate([r[0][i] for r in results]) for i in range(len(requests))]
+    undefined = [
+        np.concatenate([r[1][i] for r in results]) for i in range(len(requests))
+    ]
+    return values, undefined, sample_weight
+
+
+def _block_values(requests, y_true, y_score, labels, options):
+    """Per-row values of one block of rows, on the worker that holds it.
+
+    dask runs blocks in parallel, so each runs the kernel on one OpenMP
+    thread, as distributed's workers do (``OMP_NUM_THREADS=1``); a count set
+    with :func:`sklearn_rankk.set_num_threads` still wins.
+    """
+    from ._metrics import per_row_values
+
+    with _openmp_controller().limit(limits=1, user_api="openmp"):
+        values, undefined, _ = per_row_values(
+            requests, y_true, y_score, labels=labels, **options
+        )
+    return values, undefined
+
+
+@functools.cache
+def _openmp_controller():
+    # Scanning the loaded libraries takes milliseconds: once per process.
+    # The limit applies to the calling thread only.
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _dask_array(x, name):
+    """A dask array from a dask array, DataFrame or Series, with known chunks."""
+    if hasattr(x, "to_dask_array"):  # dask DataFrame or Series
+        x = x.to_dask_array(lengths=True)
+    if not (hasattr(x, "chunks") and hasattr(x, "to_delayed")):
+        raise TypeError(
+            f"{name} must be a dask array, DataFrame or Series; got {type(x).__name__}."
+        )
+    if any(np.isnan(c) for dim in x.chunks for c in dim):
+        raise ValueError(
+            f"{name} has unknown chunk sizes; call {name}.compute_chunk_sizes() first."
+        )
+    return x
+
+
+def _aligned_y_true(y_true, shape, row_chunks):
+    """``y_true`` as a dask array with the row chunks of ``y_score``.
+
+    2-D relevance has all its columns in one chunk; 1-D class labels are
+    kept 1-D.
+    """
+    import dask.array as da
+
+    if is_dask(y_true):  # values are checked block by block, on the workers
+        y_true = _dask_array(y_true, "y_true")
+    else:
+        y_true = _as_array(y_true, "y_true")
+        if sp.issparse(y_true) and not sp.isspmatrix_csr(y_true):
+            y_true = y_true.tocsr()  # row slicing; a new matrix
+    if y_true.ndim not in (1, 2):
+        raise ValueError(
+            f"y_true must be 2-D relevance of shape (n_samples, n_items), or "
+            f"1-D class labels; got {y_true.ndim}-D with shape {y_true.shape}."
+        )
+    if y_true.ndim == 1 and y_true.shape[0] != shape[0]:
+        raise ValueError(
+            f"y_true (1-D class labels) has {y_true.shape[0]} samples but "
+            f"y_score has {shape[0]} rows; they must match."
+        )
+    if y_true.ndim == 2 and tuple(y_true.shape) != tuple(shape):
+        raise ValueError(
+            f"y_true and y_score must have the same shape; got y_true "
+            f"{tuple(y_true.shape)} and y_score {tuple(shape)}."
+        )
+    chunks = (row_chunks,) if y_true.ndim == 1 else (row_chunks, (shape[1],))
+    if not is_dask(y_true):
+        return da.from_array(y_true, chunks=chunks, asarray=not sp.issparse(y_true))
+    return y_true.rechunk(chunks)
+
+
+def _global_labels(y_true, labels, n_items):
+    """The classes of every block: ``labels``, or the sorted unique labels.
+
+    Each block alone may miss classes, so without ``labels`` the unique
+    labels of the whole ``y_true`` are computed first (a pass over the
+    labels only) and checked as the in-memory call checks them.
+    """
+    import dask.array as da
+
+    if labels is not None:
+        return labels
+    classes = da.unique(y_true).compute()
+    # The in-memory checks on the classes themselves: NaN, and one class
+    # per column of y_score.
+    check_y_true(classes, (classes.shape[0], n_items), graded=False)
+    return classes

@@ -389,6 +389,25 @@ def _caller_stacklevel():
     return level
 
 
+def undefined_fill(zero_division, n_undefined, n_samples, metric):
+    """The value of the ``n_undefined`` undefined rows of ``n_samples``.
+
+    ``zero_division="warn"`` gives 0.0 and one ``UndefinedMetricWarning``
+    with the count, pointed at the user's line.
+    """
+    if zero_division != "warn":
+        return zero_division
+    if n_undefined:
+        warnings.warn(
+            f"{metric} is ill-defined and set to 0.0 in {n_undefined} of "
+            f"{n_samples} samples with no relevant item. Use "
+            f"zero_division to control this behaviour.",
+            UndefinedMetricWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+    return 0.0
+
+
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):
     """Apply ``zero_division`` to undefined rows, then average.
 
@@ -398,17 +417,7 @@ def aggregate(values, undefined, *, sample_weight, average, zero_division, metri
     """
     n_undefined = int(np.count_nonzero(undefined))
     if n_undefined:
-        if zero_division == "warn":
-            warnings.warn(
-                f"{metric} is ill-defined and set to 0.0 in {n_undefined} of "
-                f"{values.shape[0]} samples with no relevant item. Use "
-                f"zero_division to control this behaviour.",
-                UndefinedMetricWarning,
-                stacklevel=_caller_stacklevel(),
-            )
-            fill = 0.0
-        else:
-            fill = zero_division
+        fill = undefined_fill(zero_division, n_undefined, values.shape[0], metric)
         values = values.copy()
         values[undefined] = fill
     if average is None:

@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from ._metrics import CURVE_SPECS, SPECS, aggregate, per_row_values
 from ._registry import METRICS
 from ._scorer import get_scorer
+from ._topk import iter_blocks
 from ._validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -32,6 +33,7 @@ from ._validation import (
     check_zero_division,
     group_by_qid,
     is_dask,
+    is_row_sliceable,
 )
 
 _METRIC_PARAMS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
@@ -45,7 +47,24 @@ def random_ranking_scores(y_score):
     """
     if is_dask(y_score):
         return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
-    return _constant_scores(check_y_score(y_score))
+    y_score = check_y_score(y_score)
+    if is_row_sliceable(y_score):
+        return _lazy_constant_scores(y_score)
+    return _constant_scores(y_score)
+
+
+def _lazy_constant_scores(y_score):
+    """For scores read by blocks (memmap, ...): a sparse matrix of the
+    ``-inf`` cells, whose implicit zeros are the constant; never dense."""
+    rows, cols = [], []
+    for block in iter_blocks(*y_score.shape):
+        r, c = np.nonzero(np.isneginf(np.asarray(y_score[block])))
+        rows.append(r + block.start)
+        cols.append(c)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    dtype = y_score.dtype if y_score.dtype.kind == "f" else np.float32
+    data = np.full(rows.shape[0], -np.inf, dtype=dtype)
+    return sp.csr_matrix((data, (rows, cols)), shape=y_score.shape)
 
 
 def _constant_scores(y_score):

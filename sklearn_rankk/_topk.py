@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _kernel
+from ._validation import check_y_score, is_row_sliceable
 
 #: Number of matrix cells (rows x columns) per block: a block holds
 #: ``max(1, BLOCK_CELLS // n_columns)`` rows. The kernel's outputs are a few
@@ -124,9 +125,14 @@ def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
         yield slice(start, min(start + step, n_rows))
 
 
-def _dense_block(x, rows, dtypes):
-    """Rows of a dense array (or sparse matrix) in a dtype the kernel takes."""
+def _dense_block(x, rows, dtypes, check=None):
+    """Rows of a dense array (or sparse matrix) in a dtype the kernel takes.
+
+    ``check`` validates the rows as read, before any conversion.
+    """
     block = x[rows].toarray() if sp.issparse(x) else np.asarray(x[rows])
+    if check is not None:
+        check(block)
     if block.dtype == np.bool_ and np.dtype("u1") in dtypes:
         block = block.view(np.uint8)
     elif block.dtype not in dtypes:
@@ -322,7 +328,10 @@ def rank_block(source, y_score, rows, row_k, *, ignore_ties, want_ideal, exponen
     ``row_k`` (one int per row, or one for all) is how many ranks each row
     needs; the outputs have ``max(row_k)`` columns.
     """
-    scores = _dense_block(y_score, rows, {np.dtype("f4"), np.dtype("f8")})
+    # Row-sliceable scores (memmap, h5py, ...) are read, and checked for NaN,
+    # one block at a time: a single pass, in bounded memory.
+    check = check_y_score if is_row_sliceable(y_score) else None
+    scores = _dense_block(y_score, rows, {np.dtype("f4"), np.dtype("f8")}, check)
     row_k = np.broadcast_to(np.asarray(row_k, dtype=np.int64), scores.shape[:1])
     row_k = np.ascontiguousarray(row_k)
     K = int(row_k.max())

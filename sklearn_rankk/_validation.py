@@ -40,6 +40,24 @@ def is_dask(x):
     return type(x).__module__.partition(".")[0] == "dask"
 
 
+def is_row_sliceable(x):
+    """Whether ``x`` is scores read one block of rows at a time, never whole.
+
+    A ``numpy.memmap``, or an array that is not a numpy array but has a
+    numpy ``dtype``, a ``shape`` and row slicing (h5py, zarr, dask and the
+    like). pandas and xarray objects are converted whole, as before.
+    """
+    if isinstance(x, np.memmap):
+        return True
+    return (
+        not isinstance(x, np.ndarray)
+        and not sp.issparse(x)
+        and not hasattr(x, "to_numpy")
+        and isinstance(getattr(x, "dtype", None), np.dtype)
+        and all(hasattr(x, a) for a in ("shape", "ndim", "__getitem__"))
+    )
+
+
 def _describe(x):
     return f"{type(x).__name__} {x!r}"
 
@@ -110,8 +128,14 @@ def _canonical_csr(x):
 
 
 def check_y_score(y_score):
-    """Validate ``y_score``: 2-D, numeric, non-empty, no NaN (±inf allowed)."""
-    y_score = _as_array(y_score, "y_score")
+    """Validate ``y_score``: 2-D, numeric, non-empty, no NaN (±inf allowed).
+
+    A row-sliceable array (:func:`is_row_sliceable`) is returned as it is and
+    checked for NaN one block of rows at a time, as the kernel reads it.
+    """
+    lazy = is_row_sliceable(y_score)
+    if not lazy:
+        y_score = _as_array(y_score, "y_score")
     if sp.issparse(y_score):
         _check_sparse_2d(y_score, "y_score")
         y_score = _canonical_csr(y_score)
@@ -130,6 +154,8 @@ def check_y_score(y_score):
             f"y_score is empty: shape {y_score.shape}; at least one row and one "
             f"column are needed."
         )
+    if lazy:
+        return y_score
     if values.dtype.kind == "f" and values.size and np.isnan(np.min(values)):
         raise ValueError(
             "y_score contains NaN. Use -inf for items that are not retrieved."
