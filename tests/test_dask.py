@@ -153,9 +153,15 @@ def test_dask_dataframe_inputs():
     y_true, y_score, w = _data(seed=5)
     frame = dd.from_pandas(pd.DataFrame(y_score), npartitions=3)
     weights = dd.from_pandas(pd.Series(w), npartitions=4)
-    expected = recall_at_k_score(y_true, y_score, k=5, sample_weight=w)
+    expected = recall_at_k_score(
+        y_true, y_score, k=5, sample_weight=w, zero_division=np.nan
+    )
     got = recall_at_k_score(
-        da.from_array(y_true, chunks=(70, 30)), frame, k=5, sample_weight=weights
+        da.from_array(y_true, chunks=(70, 30)),
+        frame,
+        k=5,
+        sample_weight=weights,
+        zero_division=np.nan,
     )
     assert got == expected
 
