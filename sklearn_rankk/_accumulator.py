@@ -120,6 +120,7 @@ array-like of shape (n_rows,)
         Returns
         -------
         self : RankingAccumulator
+            The accumulator, updated in place.
         """
         scorer = self._scorer
         requests = [(SPECS[m], k, params) for _, m, k, params in scorer.metrics]
@@ -157,6 +158,7 @@ array-like of shape (n_rows,)
         Returns
         -------
         self : RankingAccumulator
+            The accumulator, with ``other``'s rows added.
         """
         if not isinstance(other, RankingAccumulator):
             raise TypeError(

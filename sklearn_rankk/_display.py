@@ -260,7 +260,7 @@ class RankingCurveDisplay:
     Parameters
     ----------
     k : ndarray of shape (n_cutoffs,)
-        The cut-offs, increasing (``1 .. k_max`` from the ``from_*`` methods).
+        The cut-offs, increasing (``1, ..., k_max`` from the ``from_*`` methods).
     precision, recall : ndarray of shape (n_cutoffs,) or list of them, \
 default=None
         Mean P@k and R@k at each cut-off, for the kinds

@@ -45,13 +45,12 @@ def from_id_lists(relevant_items, ranked_items):
     y_true : ndarray of shape (n_queries, n_columns)
         Relevance: 1 for relevant ids (binary), the grade (graded), else 0.
         Integer grades use the smallest integer dtype that holds them.
+        Rows follow the queries: list order, or the key order of the
+        ``ranked_items`` dict (``list(ranked_items)`` gives the query ids).
     y_score : ndarray of shape (n_queries, n_columns), float64
         ``n - position`` for the ``n`` ranked ids of a row (rank 1 scores
         highest; no ties), ``-inf`` for relevant ids the list does not
         contain and for padding.
-
-    Rows follow the queries: list order, or the key order of the
-    ``ranked_items`` dict (``list(ranked_items)`` gives the query ids).
 
     See Also
     --------

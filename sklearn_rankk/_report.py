@@ -4,7 +4,7 @@
 cut-off from one pass over the largest cut-off, optionally with the value a
 random ranking is expected to reach and the lift over it.
 :func:`precision_recall_at_k_curve` gives mean P@k, R@k and F1@k for every
-``k = 1 .. k_max`` from one pass.
+``k = 1, ..., k_max`` from one pass.
 
 The random-ranking expectation is exact: it is what the metric returns for
 a constant ``y_score``, which the tie-aware engine evaluates as the mean over
@@ -138,9 +138,10 @@ class RankingReport:
     """Metric means at several cut-offs; the result of :func:`ranking_report`.
 
     Print it for a table; :meth:`to_dict` and :meth:`to_frame` convert it.
-    ``report["ndcg@10"]`` is the mean of one metric.
+    ``report["ndcg@10"]`` is the mean of one metric. Each parameter is also
+    an attribute of the same name.
 
-    Attributes
+    Parameters
     ----------
     scores : dict of str -> float
         Mean of each metric, keyed by scorer name (``"ndcg@10"``,
@@ -155,8 +156,10 @@ class RankingReport:
         Metric names, in table order.
     k : tuple of int
         Cut-offs, increasing.
-    n_samples, n_items : int
-        Shape of ``y_score``.
+    n_samples : int
+        Rows of ``y_score`` (queries with ``qid``).
+    n_items : int
+        Columns of ``y_score``.
     ignore_ties : bool
         Whether ties were broken by column order.
 
@@ -204,6 +207,7 @@ class RankingReport:
         Returns
         -------
         report : dict of str -> dict of str -> float
+            One entry per metric and cut-off.
         """
         lift = self.lift
         out = {}
@@ -229,6 +233,7 @@ class RankingReport:
         Returns
         -------
         frame : pandas.DataFrame
+            The report as a table.
         """
         import pandas as pd
 
@@ -258,6 +263,7 @@ class RankingReport:
         Returns
         -------
         text : str
+            The report as text.
         """
         ties = "ties broken by column" if self.ignore_ties else "ties averaged"
         lines = [
@@ -496,14 +502,29 @@ class PrecisionRecallAtK(NamedTuple):
     """Mean P@k, R@k and F1@k at every cut-off ``k``.
 
     Unpacks like scikit-learn's curves:
-    ``precision, recall, f1, k = precision_recall_at_k_curve(...)``.
+    ``precision, recall, f1, k = precision_recall_at_k_curve(...)``. Each
+    parameter is also an attribute of the same name.
 
-    Attributes
+    Parameters
     ----------
-    precision, recall, f1 : ndarray of shape (k_max,)
-        Mean over rows at each cut-off.
+    precision : ndarray of shape (k_max,)
+        Mean precision@k at each cut-off (per row with ``average=None``:
+        shape (n_samples, k_max)).
+    recall : ndarray of shape (k_max,)
+        Mean recall@k at each cut-off.
+    f1 : ndarray of shape (k_max,)
+        Mean F1@k at each cut-off.
     k : ndarray of shape (k_max,)
-        The cut-offs ``1 .. k_max``.
+        The cut-offs ``1, 2, ..., k_max``.
+
+    Examples
+    --------
+    >>> from sklearn_rankk import precision_recall_at_k_curve
+    >>> curve = precision_recall_at_k_curve([[1, 0, 1]], [[0.9, 0.5, 0.1]])
+    >>> curve.k
+    array([1, 2, 3])
+    >>> curve.recall
+    array([0.5, 0.5, 1. ])
     """
 
     precision: np.ndarray
@@ -525,7 +546,7 @@ def precision_recall_at_k_curve(
     qid=None,
     average="mean",
 ):
-    """Precision, recall and F1 at every cut-off ``k = 1 .. k_max``.
+    """Precision, recall and F1 at every cut-off ``k = 1, ..., k_max``.
 
     One top-k pass ranks every row to depth ``k_max``; the curves are then
     cumulative sums, ``O(n_samples * k_max)``. Ties are averaged exactly as in
@@ -565,7 +586,7 @@ array-like of shape (n_samples,)
 
     See Also
     --------
-    ranking_report : any metric at chosen cut-offs.
+    ranking_report : Any metric at chosen cut-offs.
 
     Examples
     --------

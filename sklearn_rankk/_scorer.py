@@ -60,6 +60,7 @@ def get_scorer_names():
     Returns
     -------
     names : list of str
+        The scorer name forms, ``<k>`` standing for any positive integer.
 
     Examples
     --------
@@ -118,7 +119,11 @@ class RankingScorer:
         Estimator method(s) giving the scores, tried in order.
     return_dict : bool
         Whether ``__call__`` returns a dict (several metrics) or a float.
-    ignore_ties, zero_division, relevance_threshold
+    ignore_ties : bool
+        As in the metric functions, shared by every metric of the scorer.
+    zero_division : {"warn", 0.0, 1.0, np.nan}
+        As in the metric functions, shared by every metric of the scorer.
+    relevance_threshold : float
         As in the metric functions, shared by every metric of the scorer.
     rebuild : str
         Python expression that rebuilds the scorer, shown by ``repr``.
@@ -172,9 +177,16 @@ class RankingScorer:
         Only available when ``sklearn.set_config(enable_metadata_routing=True)``.
         ``qid`` is requested by default; ``sample_weight`` is not.
 
+        Parameters
+        ----------
+        **requests : dict of str -> bool, None or str
+            ``sample_weight=`` and ``qid=``: True to request the metadata,
+            False not to, None to raise if it is given, or an alias.
+
         Returns
         -------
         self : RankingScorer
+            The scorer itself.
         """
         if not get_config().get("enable_metadata_routing", False):
             raise RuntimeError(
@@ -196,6 +208,7 @@ class RankingScorer:
         Returns
         -------
         routing : sklearn.utils.metadata_routing.MetadataRequest
+            The metadata requested by ``__call__``.
         """
         request = MetadataRequest(owner=type(self).__name__)
         for param, alias in self._score_request.items():
@@ -438,6 +451,7 @@ default=("decision_function", "predict_proba", "predict")
     Returns
     -------
     scorer : RankingScorer
+        A scorer computing ``score_func`` with these options.
 
     Examples
     --------

@@ -75,7 +75,7 @@ class MetricInterval:
 
     The result of :func:`confidence_interval`.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         The metric, as given (``"ndcg@10"``) or the function's name and
@@ -117,7 +117,7 @@ class MetricInterval:
 class PairedTestResult:
     """Two models compared on the same rows; the result of :func:`paired_test`.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         The metric compared.
@@ -136,7 +136,7 @@ class PairedTestResult:
     effect_size_name : {"cohen_dz", "rank_biserial"}
         Which of the two ``effect_size`` is.
     statistic : float
-        t for "t"; scipy's Wilcoxon statistic for "wilcoxon"; the mean
+        The t statistic for "t"; scipy's Wilcoxon statistic for "wilcoxon"; the mean
         difference for "randomization".
     pvalue : float
         The p-value.
@@ -207,7 +207,7 @@ class ModelComparison:
     Prints as a table; :meth:`to_dict` and :meth:`to_frame` convert it.
     ``comparison[a, b]`` is the :class:`PairedTestResult` of one pair.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         The metric compared.
@@ -303,6 +303,7 @@ class ModelComparison:
         Returns
         -------
         text : str
+            The table as text.
         """
         tests = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}
         test = tests.get(self.method, "sign-flip randomization test")
@@ -351,7 +352,7 @@ class ModelComparison:
 class RandomBaselineResult:
     """Precision@k against a random ranking; see :func:`random_baseline_test`.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         ``"precision@<k>"``.
@@ -587,8 +588,8 @@ array-like of shape (n_samples,)
 
     See Also
     --------
-    paired_test : compare two models on the same rows.
-    scipy.stats.bootstrap : the bootstrap used.
+    paired_test : Compare two models on the same rows.
+    scipy.stats.bootstrap : The bootstrap used.
 
     Notes
     -----
@@ -852,7 +853,7 @@ array-like of shape (n_samples,)
 
     See Also
     --------
-    compare_models : every pair of several models, corrected.
+    compare_models : Every pair of several models, corrected.
 
     Notes
     -----
@@ -981,7 +982,7 @@ array-like of shape (n_samples,)
 
     See Also
     --------
-    paired_test : one pair.
+    paired_test : One pair.
 
     Examples
     --------
@@ -1146,10 +1147,11 @@ array-like of shape (n_samples,)
     Returns
     -------
     variance : ndarray of shape (n_samples,)
+        The variance of each row's precision@k under a random ranking.
 
     See Also
     --------
-    random_baseline_test : is a model's precision@k better than random?
+    random_baseline_test : Whether a model's precision@k beats random.
 
     Examples
     --------
@@ -1185,7 +1187,7 @@ def random_baseline_test(
     relevance_threshold=0,
     labels=None,
 ):
-    """Is a model's mean precision@k better than a random ranking's?
+    """Test whether a model's mean precision@k beats a random ranking.
 
     Under the null hypothesis every row's retrieved items are ranked
     uniformly at random, independently across rows. Each row's precision@k
@@ -1223,7 +1225,7 @@ array-like of shape (n_samples,)
 
     See Also
     --------
-    paired_test : compare two models.
+    paired_test : Compare two models.
 
     Notes
     -----

@@ -103,6 +103,10 @@ def num_threads(n):
     n : int or None
         As in :func:`set_num_threads`.
 
+    Yields
+    ------
+    None
+
     Examples
     --------
     >>> import numpy as np

@@ -82,7 +82,8 @@ def read_trec_qrels(path):
 
     See Also
     --------
-    read_trec_run, from_trec
+    read_trec_run : The same for run files.
+    from_trec : Qrels and run as the metrics' matrices.
 
     Examples
     --------
@@ -135,7 +136,8 @@ def read_trec_run(path):
 
     See Also
     --------
-    read_trec_qrels, from_trec
+    read_trec_qrels : The same for qrels files.
+    from_trec : Qrels and run as the metrics' matrices.
 
     Examples
     --------
@@ -226,7 +228,9 @@ def from_trec(qrels, run, *, complete=False):
 
     See Also
     --------
-    read_trec_qrels, read_trec_run, from_id_lists
+    read_trec_qrels : Read a qrels file.
+    read_trec_run : Read a run file.
+    from_id_lists : The same for ranked id lists.
 
     Notes
     -----
