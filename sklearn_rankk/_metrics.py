@@ -309,13 +309,13 @@ def per_row_values(
     sample_weight : validated sample weights or None
     """
     if qid is not None:
-        if labels is not None:
-            raise ValueError(
-                "labels and qid cannot be combined: with qid, y_true holds the "
-                "relevance of each document, not class labels."
-            )
         y_true, y_score, sample_weight = group_by_qid(
-            y_true, y_score, qid, sample_weight
+            y_true,
+            y_score,
+            qid,
+            sample_weight,
+            labels=labels,
+            threshold=relevance_threshold,
         )
     if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
         # Dask inputs: the same function on every row block, on the workers.
@@ -382,7 +382,7 @@ def per_row_values(
 
 def _caller_stacklevel():
     """``stacklevel`` pointing a warning at the first frame outside the package."""
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
     frame, level = sys._getframe(1), 1  # the function that warns
     while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
@@ -397,15 +397,30 @@ def undefined_fill(zero_division, n_undefined, n_samples, metric):
     """
     if zero_division != "warn":
         return zero_division
-    if n_undefined:
-        warnings.warn(
-            f"{metric} is ill-defined and set to 0.0 in {n_undefined} of "
-            f"{n_samples} samples with no relevant item. Use "
-            f"zero_division to control this behaviour.",
-            UndefinedMetricWarning,
-            stacklevel=_caller_stacklevel(),
-        )
+    warn_undefined({metric: n_undefined}, n_samples)
     return 0.0
+
+
+def warn_undefined(counts, n_samples):
+    """One ``UndefinedMetricWarning`` for the metrics of ``counts`` (name ->
+    number of undefined rows) that have undefined rows, set to 0.0."""
+    by_count = {}
+    for metric, n_undefined in counts.items():
+        if n_undefined:
+            by_count.setdefault(n_undefined, []).append(metric)
+    if not by_count:
+        return
+    parts = [
+        f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} ill-defined and "
+        f"set to 0.0 in {n_undefined} of {n_samples} samples"
+        for n_undefined, names in by_count.items()
+    ]
+    warnings.warn(
+        f"{'; '.join(parts)} with no relevant item. Use zero_division to "
+        f"control this behaviour.",
+        UndefinedMetricWarning,
+        stacklevel=_caller_stacklevel(),
+    )
 
 
 def aggregate(values, undefined, *, sample_weight, average, zero_division, metric):

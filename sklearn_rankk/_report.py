@@ -20,10 +20,9 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ._metrics import CURVE_SPECS, SPECS, aggregate, per_row_values
+from ._metrics import CURVE_SPECS, SPECS, aggregate, per_row_values, warn_undefined
 from ._registry import METRICS
 from ._scorer import get_scorer
-from ._topk import iter_blocks
 from ._validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -49,22 +48,24 @@ def random_ranking_scores(y_score):
         return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
     y_score = check_y_score(y_score)
     if is_row_sliceable(y_score):
-        return _lazy_constant_scores(y_score)
+        return _RowConstantScores(y_score)
     return _constant_scores(y_score)
 
 
-def _lazy_constant_scores(y_score):
-    """For scores read by blocks (memmap, ...): a sparse matrix of the
-    ``-inf`` cells, whose implicit zeros are the constant; never dense."""
-    rows, cols = [], []
-    for block in iter_blocks(*y_score.shape):
-        r, c = np.nonzero(np.isneginf(np.asarray(y_score[block])))
-        rows.append(r + block.start)
-        cols.append(c)
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
-    dtype = y_score.dtype if y_score.dtype.kind == "f" else np.float32
-    data = np.full(rows.shape[0], -np.inf, dtype=dtype)
-    return sp.csr_matrix((data, (rows, cols)), shape=y_score.shape)
+class _RowConstantScores:
+    """The constant scores of row-sliceable ``y_score`` (a memmap, ...),
+    made one block of rows at a time as the kernel reads them: never whole."""
+
+    dtype = np.dtype(np.float32)  # only 0 and -inf
+    ndim = 2
+
+    def __init__(self, y_score):
+        self._y_score = y_score
+        self.shape = tuple(y_score.shape)
+
+    def __getitem__(self, rows):
+        block = np.asarray(self._y_score[rows])
+        return np.where(np.isneginf(block), np.float32(-np.inf), np.float32(0))
 
 
 def _constant_scores(y_score):
@@ -427,20 +428,30 @@ array-like of shape (n_samples,)
         )
     }
     names = _names(metrics, ks)
+    # Undefined rows come back as NaN, so that "warn" gives one warning for
+    # the whole report rather than one per metric and cut-off.
+    warn = check_zero_division(zero_division) == "warn"
     scorer = get_scorer(
         names,
         ignore_ties=ignore_ties,
-        zero_division=zero_division,
+        zero_division=np.nan if warn else zero_division,
         relevance_threshold=relevance_threshold,
         **wanted,
     )
     if qid is not None:  # one row per query, once for both passes
         y_true, y_score, sample_weight = group_by_qid(
-            y_true, y_score, qid, sample_weight
+            y_true,
+            y_score,
+            qid,
+            sample_weight,
+            labels=labels,
+            threshold=relevance_threshold,
         )
     rows, weights = scorer._row_values(
         y_true, y_score, sample_weight=sample_weight, labels=labels
     )
+    if warn:
+        rows = _fill_undefined_once(rows)
     scores = {name: _mean(v, weights) for name, v in rows.items()}
     random = None
     if random_baseline:
@@ -449,7 +460,7 @@ array-like of shape (n_samples,)
         quiet = get_scorer(
             names,
             ignore_ties=False,
-            zero_division=0.0 if scorer.zero_division == "warn" else zero_division,
+            zero_division=0.0 if warn else zero_division,
             relevance_threshold=relevance_threshold,
             **wanted,
         )
@@ -471,6 +482,24 @@ array-like of shape (n_samples,)
         n_items=_n_items(y_score),
         ignore_ties=scorer.ignore_ties,
     )
+
+
+def _fill_undefined_once(rows):
+    """zero_division="warn" for every metric of a report, with one warning."""
+    undefined = {name: np.isnan(v) for name, v in rows.items()}
+    n_samples = len(next(iter(rows.values())))
+    warn_undefined({n: int(u.sum()) for n, u in undefined.items()}, n_samples)
+    return {
+        name: aggregate(
+            v,
+            undefined[name],
+            sample_weight=None,
+            average=None,
+            zero_division=0.0,
+            metric=name,
+        )
+        for name, v in rows.items()
+    }
 
 
 def _n_items(y_score):

@@ -37,6 +37,7 @@ from sklearn.utils import check_random_state
 from ._api import precision_at_k_score
 from ._report import random_ranking_scores
 from ._scorer import RankingScorer, get_scorer
+from ._topk import iter_blocks
 from ._validation import check_k, check_option, check_real, check_y_score
 
 __all__ = [
@@ -438,7 +439,9 @@ def _row_function(metric, metric_kwargs):
                 else "the statistics functions always use the per-row values"
             )
             raise TypeError(f"Unexpected keyword argument {name!r}: {why}.")
-    labels = kwargs.pop("labels", None)
+    # Input options rather than metric options: passed to the rows, not
+    # to get_scorer.
+    inputs = {key: kwargs.pop(key) for key in ("labels", "qid") if key in kwargs}
     if isinstance(metric, RankingScorer):
         if kwargs:
             raise TypeError(
@@ -460,7 +463,7 @@ def _row_function(metric, metric_kwargs):
             label = f"{metric}({_format_kwargs(kwargs)})" if kwargs else metric
 
         def rows(y_true, y_score):
-            values, _ = scorer._row_values(y_true, y_score, labels=labels)
+            values, _ = scorer._row_values(y_true, y_score, **inputs)
             return values[key]
 
         return label, rows
@@ -471,8 +474,7 @@ def _row_function(metric, metric_kwargs):
         )
     name = getattr(metric, "__name__", repr(metric))
     label = f"{name}({_format_kwargs(kwargs)})" if kwargs else name
-    if labels is not None:
-        kwargs["labels"] = labels
+    kwargs.update(inputs)
 
     def rows(y_true, y_score):
         values = metric(y_true, y_score, average=None, **kwargs)
@@ -1070,7 +1072,11 @@ def _n_retrieved(y_score):
             row[np.isneginf(y_score.data)], minlength=y_score.shape[0]
         )
         return y_score.shape[1] - excluded
-    return np.count_nonzero(y_score > -np.inf, axis=1)
+    n_rows, n_items = y_score.shape
+    out = np.empty(n_rows, dtype=np.intp)
+    for rows in iter_blocks(n_rows, n_items):  # bounded memory for memmaps
+        out[rows] = np.count_nonzero(np.asarray(y_score[rows]) > -np.inf, axis=1)
+    return out
 
 
 def _random_precision_moments(

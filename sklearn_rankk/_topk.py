@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _kernel
+from ._validation import as_float64_exact as _as_float64
 from ._validation import check_y_score, is_row_sliceable
 
 #: Number of matrix cells (rows x columns) per block: a block holds
@@ -143,29 +144,6 @@ def _dense_block(x, rows, dtypes, check=None):
         block = _as_float64(block)
     # Rows contiguous in memory (a copy of this block only if they are not).
     return np.ascontiguousarray(block)
-
-
-def _as_float64(block):
-    """float64 values that order and tie exactly as ``block`` does.
-
-    Integers beyond 2**53 and long doubles can round to equal float64
-    values; for them, the block's values are replaced by their ranks (a
-    strictly increasing map, with -inf kept), which changes no ranking.
-    """
-    as_float = block.astype(np.float64)
-    kind, size = block.dtype.kind, block.dtype.itemsize
-    exact = True
-    if kind in "iu" and size >= 8 and block.size:
-        exact = max(abs(int(block.min())), abs(int(block.max()))) <= 2**53
-    elif kind == "f" and size > 8:
-        exact = bool(np.all(as_float.astype(block.dtype) == block))
-    if exact:
-        return as_float
-    ranks = np.unique(block, return_inverse=True)[1].reshape(block.shape)
-    ranks = ranks.astype(np.float64)
-    if kind == "f":
-        ranks[block == -np.inf] = -np.inf
-    return ranks
 
 
 def n_relevant(y_true, rows, threshold):

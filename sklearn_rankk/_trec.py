@@ -44,6 +44,9 @@ def _fields(source):
         )
 
 
+_FIELD_SEPARATOR = re.compile(r"[ \t]+")
+
+
 def _split_lines(lines, name):
     for lineno, line in enumerate(lines, 1):
         where = f"{name}:{lineno}"
@@ -52,7 +55,12 @@ def _split_lines(lines, name):
                 line = line.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise ValueError(f"{where}: not UTF-8 text ({exc.reason}).") from None
-        fields = line.split()
+        if lineno == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark
+        # Fields are separated by spaces and tabs only, as trec_eval reads
+        # them: other Unicode whitespace stays part of a docno.
+        fields = _FIELD_SEPARATOR.split(line.strip(" \t\r\n"))
+        fields = [] if fields == [""] else fields
         if fields and not fields[0].startswith("#"):
             yield where, fields
 

@@ -370,6 +370,29 @@ def check_inputs(y_true, y_score, sample_weight, *, graded, labels):
     return RankingInput(y_true=y_true, y_score=y_score, sample_weight=w)
 
 
+def as_float64_exact(block):
+    """float64 values that order and tie exactly as ``block`` does.
+
+    Integers beyond 2**53 and long doubles can round to equal float64
+    values; for them, the block's values are replaced by their ranks (a
+    strictly increasing map, with -inf kept), which changes no ranking.
+    """
+    as_float = block.astype(np.float64)
+    kind, size = block.dtype.kind, block.dtype.itemsize
+    exact = True
+    if kind in "iu" and size >= 8 and block.size:
+        exact = max(abs(int(block.min())), abs(int(block.max()))) <= 2**53
+    elif kind == "f" and size > 8:
+        exact = bool(np.all(as_float.astype(block.dtype) == block))
+    if exact:
+        return as_float
+    ranks = np.unique(block, return_inverse=True)[1].reshape(block.shape)
+    ranks = ranks.astype(np.float64)
+    if kind == "f":
+        ranks[block == -np.inf] = -np.inf
+    return ranks
+
+
 def _flat(x, name):
     """A 1-D dense array of per-document values (qid form)."""
     x = _as_array(x, name)
@@ -384,26 +407,44 @@ def _flat(x, name):
 
 
 def _as_qid(qid):
-    """Query ids as an array; a list of tuples stays one id per entry."""
-    if isinstance(qid, (list, tuple)) and any(isinstance(q, tuple) for q in qid):
+    """Query ids as an array, one id per entry, never coerced."""
+    if isinstance(qid, (list, tuple)) and (
+        any(isinstance(q, tuple) for q in qid) or len({type(q) for q in qid}) > 1
+    ):
+        # Tuples are ids, and mixed types are not coerced (numpy would turn
+        # [1, "1", nan] into the strings "1", "1", "nan").
         out = np.empty(len(qid), dtype=object)
         out[:] = qid
         return out
     return qid
 
 
+def _is_missing(value):
+    """None, NaN, NaT or pandas.NA."""
+    if value is None or type(value).__name__ == "NAType":
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT are not equal to themselves
+    except (TypeError, ValueError):
+        return False
+
+
 def _qid_codes(qid):
     """Group number of every document, numbered by first appearance."""
+    missing = "qid has missing values ({}); every document needs a query id."
     if qid.dtype.kind == "f" and np.isnan(qid).any():
-        raise ValueError("qid contains NaN; every document needs a query id.")
+        raise ValueError(missing.format("NaN"))
+    if qid.dtype.kind in "mM" and np.isnat(qid).any():
+        raise ValueError(missing.format("NaT"))
     if qid.dtype.kind == "O":
         first = {}
         try:
             codes = [first.setdefault(q, len(first)) for q in qid.tolist()]
         except TypeError as exc:
             raise TypeError(f"qid values must be hashable: {exc}") from None
-        if None in first:
-            raise ValueError("qid contains None; every document needs a query id.")
+        absent = [q for q in first if _is_missing(q)]
+        if absent:
+            raise ValueError(missing.format(repr(absent[0])))
         return np.asarray(codes, dtype=np.intp), len(first)
     _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
     order = np.empty_like(first)
@@ -411,7 +452,7 @@ def _qid_codes(qid):
     return order[inverse.reshape(-1)], first.shape[0]
 
 
-def group_by_qid(y_true, y_score, qid, sample_weight):
+def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
     """Flat per-document data -> one row per query.
 
     Each query's documents fill its row in their original order; shorter
@@ -423,6 +464,17 @@ def group_by_qid(y_true, y_score, qid, sample_weight):
         raise TypeError(
             "qid is not supported with dask inputs; give the score matrix with "
             "one row per query instead."
+        )
+    if labels is not None:
+        raise ValueError(
+            "labels and qid cannot be combined: with qid, y_true holds the "
+            "relevance of each document, not class labels."
+        )
+    if check_real(threshold, "relevance_threshold") < 0:
+        raise ValueError(
+            f"relevance_threshold must be >= 0 with qid; got {threshold}. Shorter "
+            f"queries are padded with items of relevance 0, which a negative "
+            f"threshold would count as relevant."
         )
     y_score = _flat(y_score, "y_score")
     _check_numeric_dtype(y_score, "y_score")
@@ -445,8 +497,9 @@ def group_by_qid(y_true, y_score, qid, sample_weight):
     position = np.empty(n, dtype=np.intp)
     position[order] = np.arange(n) - starts[codes[order]]
     shape = (n_groups, int(sizes.max()))
-    dtype = y_score.dtype if y_score.dtype.kind == "f" else np.float64
-    scores = np.full(shape, -np.inf, dtype=dtype)
+    if y_score.dtype.kind != "f" or y_score.dtype.itemsize > 8:
+        y_score = as_float64_exact(y_score)  # integers beyond 2**53 stay ordered
+    scores = np.full(shape, -np.inf, dtype=y_score.dtype)
     scores[codes, position] = y_score
     relevance = sp.csr_matrix((y_true, (codes, position)), shape=shape)
     if sample_weight is not None:

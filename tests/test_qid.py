@@ -199,8 +199,15 @@ def test_sample_weight_is_per_document_constant_per_query():
         ({"y_score": [[0.1, 0.2, 0.3]]}, ValueError, "y_score must be 1-D"),
         ({"y_true": [[1, 0, 0]]}, ValueError, "y_true must be 1-D"),
         ({"qid": [[1, 1, 2]]}, ValueError, "qid must be 1-D"),
-        ({"qid": [1.0, np.nan, 1.0]}, ValueError, "qid contains NaN"),
-        ({"qid": [1, None, 1]}, ValueError, "qid contains None"),
+        ({"qid": [1.0, np.nan, 1.0]}, ValueError, r"qid has missing values \(NaN\)"),
+        ({"qid": [1, None, 1]}, ValueError, r"qid has missing values \(None\)"),
+        ({"qid": ["a", float("nan"), "a"]}, ValueError, "missing values"),
+        (
+            {"qid": np.array(["2020-01-01", "NaT", "2020-01-01"], "datetime64[D]")},
+            ValueError,
+            r"missing values \(NaT\)",
+        ),
+        ({"relevance_threshold": -0.5}, ValueError, "relevance_threshold must be >= 0"),
         ({"qid": np.array([[1], [2], [1]], dtype=object)[:, 0]}, None, None),
         ({"labels": [0, 1]}, ValueError, "labels and qid cannot be combined"),
         ({"y_score": [0.1, np.nan, 0.3]}, ValueError, "y_score contains NaN"),
@@ -424,3 +431,46 @@ def test_flat_large_groups_cost_one_matrix_row_each():
     )
     np.testing.assert_array_equal(got[1:], alone)
     assert not math.isnan(got[0])
+
+
+def test_missing_ids_in_a_pandas_string_column():
+    pd = pytest.importorskip("pandas")
+    qid = pd.Series(["a", None, "b", None], dtype="string")
+    with pytest.raises(ValueError, match="missing values"):
+        ndcg_at_k_score([1, 0, 0, 1], [0.9, 0.5, 0.1, 0.8], k=1, qid=qid)
+
+
+def test_large_integer_scores_keep_their_order():
+    """2**60 and 2**60 + 1 are one float64: the flat path must not tie them."""
+    y_true, y_score = [0, 1, 0], np.array([2**60, 2**60 + 1, 5])
+    flat = ndcg_at_k_score(y_true, y_score, k=1, qid=[7, 7, 7])
+    assert flat == 1.0  # the relevant document has the (strictly) top score
+    assert flat == ndcg_at_k_score([y_true], y_score[None], k=1)
+
+
+def test_report_rejects_labels_with_qid():
+    with pytest.raises(ValueError, match="labels and qid cannot be combined"):
+        ranking_report([1, 0], [0.2, 0.1], qid=[1, 1], labels=[0, 1])
+
+
+def test_statistics_take_qid():
+    from scipy import stats
+
+    from sklearn_rankk import confidence_interval, paired_test
+
+    y_true, a, qid = flat_case(3, n_docs=200)
+    b = np.random.default_rng(9).normal(size=a.shape)
+    Y, A, _ = to_matrix(y_true, a, qid)
+    _, B, _ = to_matrix(y_true, b, qid)
+    rows_a = ndcg_at_k_score(Y, A, k=3, average=None, zero_division=np.nan)
+    rows_b = ndcg_at_k_score(Y, B, k=3, average=None, zero_division=np.nan)
+    keep = ~np.isnan(rows_a)
+    expected = stats.ttest_rel(rows_a[keep], rows_b[keep])
+    for metric, kw in (("ndcg@3", {}), (ndcg_at_k_score, {"k": 3})):
+        result = paired_test(
+            y_true, a, b, metric=metric, qid=qid, zero_division=np.nan, **kw
+        )
+        assert result.n_samples == keep.sum()
+        assert result.pvalue == pytest.approx(expected.pvalue, rel=1e-10)
+    ci = confidence_interval(y_true, a, metric="ndcg@3", qid=qid, method="t")
+    assert ci.mean == pytest.approx(np.nan_to_num(rows_a).mean(), rel=1e-12)

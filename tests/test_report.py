@@ -470,3 +470,18 @@ def test_warnings_point_at_the_callers_line():
         ranking_report(y_true, y_score, k=1, metrics=["recall"])
         precision_recall_at_k_curve(y_true, y_score)
     assert {w.filename for w in record} == {__file__}
+
+
+def test_report_warns_once_for_all_undefined_metrics():
+    y_true = [[0, 0, 0], [1, 0, 1], [0, 0, 0]]
+    y_score = [[0.1, 0.2, 0.3], [0.3, 0.2, 0.1], [0.5, 0.5, 0.5]]
+    with pytest.warns(UndefinedMetricWarning) as record:
+        report = ranking_report(y_true, y_score, k=[1, 2], per_row=True)
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert message.startswith("recall@1, recall@2, f1@1, f1@2, map@1, map@2, ")
+    assert "r_precision are ill-defined and set to 0.0 in 2 of 3 samples" in message
+    # the values are those of zero_division=0.0
+    silent = ranking_report(y_true, y_score, k=[1, 2], zero_division=0.0)
+    assert report.scores == silent.scores
+    assert report.per_row["recall@2"].tolist() == [0.0, 0.5, 0.0]

@@ -444,23 +444,35 @@ def test_accumulator_errors():
     assert repr(acc) == "RankingAccumulator(['ndcg@3'], zero_division=float('nan'))"
 
 
-def test_random_baseline_of_a_memmap_stays_sparse(tmp_path):
-    from sklearn_rankk import ranking_report
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_random_baseline_of_a_memmap_is_read_by_blocks(tmp_path, dtype):
+    from sklearn_rankk import random_baseline_test, ranking_report
     from sklearn_rankk._report import random_ranking_scores
+    from sklearn_rankk._validation import is_row_sliceable
 
     rng = np.random.default_rng(3)
-    dense = rng.normal(size=(300, 50)).astype(np.float32)
+    dense = rng.normal(size=(300, 50)).astype(dtype)
     dense[rng.random(dense.shape) < 0.2] = -np.inf
     y_true = (rng.random(dense.shape) < 0.2).astype(int)
-    path = tmp_path / "scores.f32"
-    mm = np.memmap(path, dtype=np.float32, mode="w+", shape=dense.shape)
+    path = tmp_path / "scores.bin"
+    mm = np.memmap(path, dtype=dtype, mode="w+", shape=dense.shape)
     mm[:] = dense
     mm.flush()
-    constant = random_ranking_scores(
-        np.memmap(path, dtype=np.float32, shape=dense.shape)
-    )
-    assert sp.issparse(constant) and constant.nnz == np.isneginf(dense).sum()
+    mm = np.memmap(path, dtype=dtype, mode="r", shape=dense.shape)
+    constant = random_ranking_scores(mm)
+    assert is_row_sliceable(constant)  # a view made block by block
+    block = constant[10:20]
+    np.testing.assert_array_equal(block == -np.inf, np.isneginf(dense[10:20]))
+    assert np.all(block[np.isfinite(block)] == 0)
     a = ranking_report(y_true, mm, k=[1, 5], random_baseline=True, zero_division=0.0)
     b = ranking_report(y_true, dense, k=[1, 5], random_baseline=True, zero_division=0.0)
     assert a.scores == b.scores
     assert a.random == pytest.approx(b.random, rel=1e-12)
+    # E[P@5] = |R retrieved| * min(5, N) / N / 5 row by row, in closed form
+    finite = np.isfinite(dense)
+    n = finite.sum(axis=1)
+    r = (finite & (y_true > 0)).sum(axis=1)
+    expected = np.mean(np.where(n > 0, r * np.minimum(5, n) / np.maximum(n, 1) / 5, 0))
+    assert a.random["precision@5"] == pytest.approx(expected, rel=1e-12)
+    test = random_baseline_test(y_true, mm, k=5)
+    assert test.expected == pytest.approx(expected, rel=1e-12)

@@ -296,3 +296,16 @@ def test_pytrec_eval_per_query(seed, tied, level):
         else:  # without ties, the tie-aware value is trec_eval's too
             np.testing.assert_allclose(average, expected, rtol=0, atol=1e-12)
     assert ties_differ == tied
+
+
+def test_byte_order_mark_and_unicode_whitespace(tmp_path):
+    """A UTF-8 BOM (Windows editors) is not part of the first query id, and
+    only spaces and tabs separate fields, as in trec_eval."""
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(b"\xef\xbb\xbfq1 0 d1 1\r\nq1 0 d2 0\r\n")
+    run = tmp_path / "run"
+    run.write_text("\ufeffq1 Q0 d1 1 2.0 t\nq1\tQ0  d\u00a0x 2 1.0 t\n", "utf-8")
+    assert read_trec_qrels(qrels) == {"q1": {"d1": 1, "d2": 0}}
+    assert read_trec_run(run) == {"q1": {"d1": 2.0, "d\u00a0x": 1.0}}
+    with open(qrels, encoding="utf-8") as text:  # a text-mode file too
+        assert read_trec_qrels(text) == {"q1": {"d1": 1, "d2": 0}}
