@@ -13,6 +13,7 @@ binomial formula ``rho (1 - rho) / k``.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 import warnings
@@ -932,3 +933,41 @@ def test_precision_engine_agrees_with_bruteforce_helper():
     assert precision_at_k_score(y_true, y_a, k=5, average=None) == pytest.approx(
         bf_precision(y_true, y_a, 5), abs=1e-15
     )
+
+
+# scipy >= 1.15 names the generator ``rng``; older versions ``random_state``.
+RNG = (
+    "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
+)
+
+
+@pytest.mark.parametrize("n", [7, 60, 400])
+@pytest.mark.parametrize("level", [0.9, 0.95])
+def test_bca_equals_scipy_from_the_same_resamples(n, level):
+    """The closed-form jackknife of the mean gives scipy's own BCa interval
+    (scipy's jackknife is O(n**2); ours O(n))."""
+    from sklearn_rankk._stats import _bca_of_mean
+
+    values = np.random.default_rng(n).gamma(0.7, size=n)  # skewed
+    res = stats.bootstrap(
+        (values,),
+        np.mean,
+        method="BCa",
+        confidence_level=level,
+        n_resamples=2000,
+        **{RNG: np.random.default_rng(1)},
+    )
+    low, high = _bca_of_mean(values, res.bootstrap_distribution, level, "two-sided")
+    assert low == pytest.approx(res.confidence_interval.low, rel=1e-12)
+    assert high == pytest.approx(res.confidence_interval.high, rel=1e-12)
+
+
+def test_bca_is_linear_in_the_number_of_rows():
+    """100,000 rows would take scipy's jackknife minutes; here it is quick."""
+    rng = np.random.default_rng(0)
+    y_true = rng.random((100_000, 3)) < 0.5
+    y_score = rng.random((100_000, 3))
+    ci = confidence_interval(
+        y_true, y_score, metric="hit@1", n_resamples=200, random_state=0
+    )
+    assert ci.low < ci.mean < ci.high
