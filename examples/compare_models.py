@@ -13,8 +13,8 @@ images.
 # Three models, one test set
 # --------------------------
 # Every model ranks the ten classes of each held-out image by its predicted
-# log-probability (rankings only need the order). The images are the rows,
-# shared by all models, so the comparisons below are paired.
+# probability. The images are the rows, shared by all models, so the
+# comparisons below are paired.
 import matplotlib.pyplot as plt
 from sklearn.datasets import load_digits
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
@@ -66,7 +66,8 @@ print(report)
 # A 95% BCa bootstrap interval of mean nDCG@3 over the test images.
 for name, y_score in scores.items():
     ci = confidence_interval(y_test, y_score, metric="ndcg@3", random_state=0)
-    print(f"{name:>10}: nDCG@3 = {ci.mean:.4f}  95% CI [{ci.low:.4f}, {ci.high:.4f}]")
+    print(f"{name:>10}: nDCG@3 = {ci.mean:.4f}", end="  ")
+    print(f"95% CI [{ci.low:.4f}, {ci.high:.4f}]")
 
 # %%
 # Is LDA better than GaussianNB?

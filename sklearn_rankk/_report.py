@@ -274,30 +274,37 @@ class RankingReport:
         if self.random is not None:
             tables += [("random ranking (expected)", self.random)]
             tables += [("lift (mean / random)", self.lift)]
-        for title, values in tables:
-            lines += ["", *self._table(title, values, digits)]
+        # One layout for every table, so that their columns line up.
+        bodies = [(title, self._cells(values, digits)) for title, values in tables]
+        headers = [f"@{k}" for k in self.k]
+        width = max(
+            len(c)
+            for _, body in bodies
+            for row in [*body.values(), headers]
+            for c in row
+        )
+        name_width = max(len(name) for name in [*self.metrics, *dict(tables)])
+        for title, body in bodies:
+            lines += [
+                "",
+                title.ljust(name_width) + "".join(f"  {h:>{width}}" for h in headers),
+            ]
+            for metric, row in body.items():
+                text = "".join(f"  {c:>{width}}" for c in row)
+                if not METRICS[metric].needs_k:  # R-precision: its own cut-off
+                    text += "  (at k = |R| of each row)"
+                lines.append(metric.ljust(name_width) + text)
         return "\n".join(lines)
 
-    def _table(self, title, values, digits):
+    def _cells(self, values, digits):
+        """Formatted values, one list per metric."""
+
         def cells(metric):
             if METRICS[metric].needs_k:
                 return [f"{values[f'{metric}@{k}']:.{digits}f}" for k in self.k]
             return [f"{values[metric]:.{digits}f}"]
 
-        body = {metric: cells(metric) for metric in self.metrics}
-        width = max(
-            len(c) for row in [*body.values(), [f"@{k}" for k in self.k]] for c in row
-        )
-        name_width = max(len(title), *(len(m) for m in self.metrics))
-        lines = [
-            title.ljust(name_width) + "".join(f"  {f'@{k}':>{width}}" for k in self.k)
-        ]
-        for metric, row in body.items():
-            text = "".join(f"  {c:>{width}}" for c in row)
-            if not METRICS[metric].needs_k:  # R-precision: its own cut-off
-                text += "  (at k = |R| of each row)"
-            lines.append(metric.ljust(name_width) + text)
-        return lines
+        return {metric: cells(metric) for metric in self.metrics}
 
     def __str__(self):
         return self.to_string()
@@ -396,20 +403,20 @@ array-like of shape (n_samples,)
     >>> print(report)
     Ranking report: 797 samples x 10 items, ties averaged
     <BLANKLINE>
-    mean             @1      @3
-    hit          0.7930  0.9310
-    ndcg         0.7930  0.8768
-    r_precision  0.7930  (at k = |R| of each row)
+    mean                           @1      @3
+    hit                        0.7930  0.9310
+    ndcg                       0.7930  0.8768
+    r_precision                0.7930  (at k = |R| of each row)
     <BLANKLINE>
     random ranking (expected)      @1      @3
     hit                        0.1000  0.3000
     ndcg                       0.1000  0.2131
     r_precision                0.1000  (at k = |R| of each row)
     <BLANKLINE>
-    lift (mean / random)      @1      @3
-    hit                   7.9297  3.1033
-    ndcg                  7.9297  4.1145
-    r_precision           7.9297  (at k = |R| of each row)
+    lift (mean / random)           @1      @3
+    hit                        7.9297  3.1033
+    ndcg                       7.9297  4.1145
+    r_precision                7.9297  (at k = |R| of each row)
     """
     metrics = _check_report_metrics(metrics)
     ks = _check_report_k(k)
