@@ -11,6 +11,7 @@ extensions = [
     Extension(
         "sklearn_rankk._kernel",
         ["sklearn_rankk/_kernel.pyx"],
+        include_dirs=["sklearn_rankk"],
         language="c++",
         extra_compile_args=["-O3", *openmp],
         extra_link_args=openmp,

@@ -25,6 +25,13 @@ from libcpp.pair cimport pair
 
 cimport openmp
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) noexcept nogil
+
+cdef extern from "_simd.h":
+    unsigned long long rankk_mask32_f64(const double* s, double worst) noexcept nogil
+    unsigned long long rankk_mask32_f32(const float* s, double worst) noexcept nogil
+
 import numpy as np
 
 ctypedef fused floating:
@@ -132,6 +139,15 @@ cdef inline double _keep(bint small, double v, Py_ssize_t i, Py_ssize_t K,
     return bv[0]
 
 
+cdef inline unsigned long long _mask32(const floating[::1] s, Py_ssize_t j,
+                                      double worst) noexcept nogil:
+    """Bit i set when ``s[j + i] >= worst``, for i < CHUNK (= 32)."""
+    if floating is double:
+        return rankk_mask32_f64(&s[j], worst)
+    else:
+        return rankk_mask32_f32(&s[j], worst)
+
+
 cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
                             Py_ssize_t* hj, keyed* work, double* out_v,
                             Py_ssize_t* out_j) noexcept nogil:
@@ -144,7 +160,7 @@ cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
     """
     cdef Py_ssize_t m = s.shape[0], i, j, end, size, p, eq_count = 0
     cdef double v, worst, eq_value = INFINITY
-    cdef int reach
+    cdef unsigned long long mask
     cdef bint small = K <= SMALL_K
     cdef double* bv = out_v if small else hv
     cdef Py_ssize_t* bj = out_j if small else hj
@@ -165,23 +181,28 @@ cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
                 hj[j] = j
                 _sift_up(hv, hj, j)
         worst = bv[K - 1] if small else bv[0]
-        # ...then most chunks hold nothing that reaches the worst kept score:
-        # one branch-free (vectorisable) test skips them at once.
+        # ...then most chunks of CHUNK items hold nothing that reaches the
+        # worst kept score.
+        # The test is a bit mask of the items that reach the worst kept score
+        # (SIMD), and only those few are visited.
         j = K
         while j < m:
-            end = j + CHUNK if j + CHUNK <= m else m
-            reach = 0
-            for i in range(j, end):
-                reach |= s[i] >= worst
-            if reach:
-                for i in range(j, end):
-                    v = s[i]
-                    if v > worst:
-                        _note_tie(worst, &eq_value, &eq_count)  # evicted
-                        worst = _keep(small, v, i, K, bv, bj)
-                    elif v == worst:
-                        _note_tie(worst, &eq_value, &eq_count)  # turned away
-            j = end
+            if j + CHUNK <= m:
+                mask = _mask32(s, j, worst)
+            else:
+                mask = 0
+                for i in range(j, m):
+                    mask |= (<unsigned long long>(s[i] >= worst)) << (i - j)
+            while mask:
+                i = j + __builtin_ctzll(mask)
+                mask &= mask - 1
+                v = s[i]
+                if v > worst:
+                    _note_tie(worst, &eq_value, &eq_count)  # evicted
+                    worst = _keep(small, v, i, K, bv, bj)
+                elif v == worst:
+                    _note_tie(worst, &eq_value, &eq_count)  # turned away
+            j += CHUNK
         if not small:
             # Pop the worst first: fill the ranks from the bottom.
             size = K

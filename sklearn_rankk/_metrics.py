@@ -365,7 +365,9 @@ def per_row_values(
             )
             for i, ((spec, k, params), cut) in enumerate(zip(requests, cuts)):
                 nominal_k = cut if spec.cut_is_n_relevant else (k or n_items)
-                v, u = spec.row_function(ranked, cut, nominal_k, params)
+                # Only the ranks this request counts (others may go deeper).
+                window = ranked.window(max(1, int(cut.max())))
+                v, u = spec.row_function(window, cut, nominal_k, params)
                 if not np.all(np.isfinite(v)):
                     raise ValueError(
                         f"{spec.name} overflowed float64 on some rows: the gains "

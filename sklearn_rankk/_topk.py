@@ -201,10 +201,40 @@ class Ranked:
     ties: bool
     row_k: np.ndarray
     _cache: dict = field(default_factory=dict)
+    _parent: Ranked | None = None
 
     @property
     def k(self):
         return self.cols.shape[1]
+
+    def window(self, width):
+        """The first ``width`` ranks, for a metric whose cut-offs fit in them.
+
+        Sums over tie groups still come from the whole ranking (a group may
+        extend past the window), through the parent; everything else is a
+        view of the first ``width`` columns, so a metric at k = 10 costs
+        O(10) per row even when the block was ranked deeper for another one
+        (R-precision).
+        """
+        if width >= self.k:
+            return self
+        w = slice(None, width)
+        return Ranked(
+            cols=self.cols[:, w],
+            valid=self.valid[:, w],
+            gstart=self.gstart[:, w],
+            gsize=self.gsize[:, w],
+            grade=self.grade[:, w],
+            n_relevant=self.n_relevant,
+            tied_relevant=self.tied_relevant,
+            tied_gain=self.tied_gain,
+            tied_gain_exp=self.tied_gain_exp,
+            ideal=self.ideal[:, w],
+            threshold=self.threshold,
+            ties=self.ties,
+            row_k=np.minimum(self.row_k, width),
+            _parent=self,
+        )
 
     @property
     def relevant(self):
@@ -232,6 +262,8 @@ class Ranked:
         """
         if not self.ties:
             return at
+        if self._parent is not None:  # a window cannot see its groups' ends
+            raise RuntimeError("group sums of a window come from its parent")
         csum = np.cumsum(at, axis=1, dtype=np.float64)
         kr = self.row_k[:, None]
         gend_in = np.minimum(self.gstart + self.gsize, kr)
@@ -262,12 +294,16 @@ class Ranked:
 
     def relevant_group_sum(self):
         """Relevant items in the tie group of each rank (whole row)."""
+        if self._parent is not None:
+            return self._parent.relevant_group_sum()[:, : self.k]
         return self._cached(
             "rel_group", lambda: self.group_sum(self.relevant, self.tied_relevant)
         )
 
     def expected_relevant(self):
         """Expected relevance at each rank."""
+        if self._parent is not None:
+            return self._parent.expected_relevant()[:, : self.k]
         return self._cached(
             "rel_expected",
             lambda: np.where(self.valid, self.relevant_group_sum() / self.gsize, 0.0),
@@ -275,6 +311,8 @@ class Ranked:
 
     def expected_gain(self, gain):
         """Expected gain at each rank."""
+        if self._parent is not None:
+            return self._parent.expected_gain(gain)[:, : self.k]
         tied = self.tied_gain if gain == "linear" else self.tied_gain_exp
         return self._cached(
             ("gain_expected", gain), lambda: self.expected(self.gains(gain), tied)

@@ -400,3 +400,49 @@ def test_oracle_sanity():
     assert dcg == pytest.approx(3 + 7 / math.log2(4))
     assert len(rankings([1.0, 1.0, 2.0, 2.0, NEG_INF], False)) == 4
     assert rankings([1.0, 2.0, 1.0, NEG_INF], True) == [(1, 0, 2)]
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_every_metric_in_one_pass_matches_the_oracle(seed, ignore_ties):
+    """One pass ranks each row as deep as its deepest request (R-precision
+    at |R|, k=None), and each metric reads only its own ranks: still the
+    oracle's values, tie groups crossing any cut-off included."""
+    from sklearn_rankk import get_scorer
+
+    y_true, y_score, _ = random_case(seed)
+    names = [
+        "precision@2",
+        "recall@1",
+        "f1@3",
+        "hit@2",
+        "mrr",
+        "map@2",
+        "map",
+        "dcg@3",
+        "ndcg@1",
+        "ndcg",
+        "r_precision",
+    ]
+    rows, _ = get_scorer(
+        names, zero_division=np.nan, ignore_ties=ignore_ties
+    )._row_values(y_true, y_score)
+    for name in names:
+        metric, _, k = name.partition("@")
+        params = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+        expected = oracle(
+            metric,
+            y_true,
+            y_score,
+            ignore_ties=ignore_ties,
+            threshold=0,
+            k=int(k) if k else None,
+            params=params,
+        )
+        np.testing.assert_allclose(
+            rows[name],
+            fill_undefined(expected, np.nan),
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=name,
+        )

@@ -1,0 +1,51 @@
+/* Which of 32 consecutive scores reach a threshold, as a bit mask.
+ *
+ * Bit i is set when s[i] >= worst (false for NaN, as in C). gcc does not
+ * vectorise this comparison-reduction without -ffast-math, so SSE2 (part of
+ * every x86-64 CPU) is used directly; other CPUs take the scalar loop.
+ */
+#ifndef SKLEARN_RANKK_SIMD_H
+#define SKLEARN_RANKK_SIMD_H
+
+#include <stdint.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline uint64_t rankk_mask32_f64(const double *s, double worst) {
+    const __m128d w = _mm_set1_pd(worst);
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i += 2) {
+        __m128d v = _mm_loadu_pd(s + i);
+        mask |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(v, w)) << i;
+    }
+    return mask;
+}
+
+static inline uint64_t rankk_mask32_f32(const float *s, double worst) {
+    /* worst is a kept score, so it is exactly a float. */
+    const __m128 w = _mm_set1_ps((float)worst);
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i += 4) {
+        __m128 v = _mm_loadu_ps(s + i);
+        mask |= (uint64_t)_mm_movemask_ps(_mm_cmpge_ps(v, w)) << i;
+    }
+    return mask;
+}
+
+#else
+
+static inline uint64_t rankk_mask32_f64(const double *s, double worst) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i++) mask |= (uint64_t)(s[i] >= worst) << i;
+    return mask;
+}
+
+static inline uint64_t rankk_mask32_f32(const float *s, double worst) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i++) mask |= (uint64_t)(s[i] >= worst) << i;
+    return mask;
+}
+
+#endif
+#endif
