@@ -451,6 +451,19 @@ def aggregate(values, undefined, *, sample_weight, average, zero_division, metri
     return float(mean) if mean.ndim == 0 else mean
 
 
+def mean_of_rows(values, weights):
+    """The (weighted) mean of per-row values in which NaN marks rows left
+    out (``zero_division=np.nan``), as ``aggregate`` takes it."""
+    return aggregate(
+        values,
+        np.isnan(values),
+        sample_weight=weights,
+        average="mean",
+        zero_division=np.nan,
+        metric="",
+    )
+
+
 def evaluate(
     name,
     y_true,

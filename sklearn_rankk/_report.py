@@ -20,7 +20,14 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ._metrics import CURVE_SPECS, SPECS, aggregate, per_row_values, warn_undefined
+from ._metrics import (
+    CURVE_SPECS,
+    SPECS,
+    aggregate,
+    mean_of_rows,
+    per_row_values,
+    warn_undefined,
+)
 from ._registry import METRICS
 from ._scorer import get_scorer
 from ._validation import (
@@ -459,7 +466,7 @@ array-like of shape (n_samples,)
     )
     if warn:
         rows = _fill_undefined_once(rows)
-    scores = {name: _mean(v, weights) for name, v in rows.items()}
+    scores = {name: mean_of_rows(v, weights) for name, v in rows.items()}
     random = None
     if random_baseline:
         # Undefined rows are the same for both passes and were already
@@ -477,7 +484,7 @@ array-like of shape (n_samples,)
             sample_weight=sample_weight,
             labels=labels,
         )
-        random = {name: _mean(v, weights) for name, v in random_rows.items()}
+        random = {name: mean_of_rows(v, weights) for name, v in random_rows.items()}
     shape = np.shape(next(iter(rows.values())))
     return RankingReport(
         scores=scores,
@@ -514,19 +521,6 @@ def _n_items(y_score):
     if shape is None:
         shape = np.shape(y_score)
     return int(shape[1])
-
-
-def _mean(values, weights):
-    """The mean of per-row values where NaN marks rows left out."""
-    undefined = np.isnan(values)
-    return aggregate(
-        values,
-        undefined,
-        sample_weight=weights,
-        average="mean",
-        zero_division=np.nan,
-        metric="",
-    )
 
 
 # ----------------------------------------------------------------------------

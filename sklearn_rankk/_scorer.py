@@ -29,7 +29,13 @@ import scipy.sparse as sp
 from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._metrics import SPECS, aggregate, check_metric_params, per_row_values
+from ._metrics import (
+    SPECS,
+    aggregate,
+    check_metric_params,
+    mean_of_rows,
+    per_row_values,
+)
 from ._registry import METRICS
 from ._validation import (
     AVERAGE_OPTIONS,
@@ -278,28 +284,10 @@ class RankingScorer:
         return rows, weights
 
     def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
-        requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
-        values, undefined, weights = per_row_values(
-            requests,
-            y_true,
-            y_score,
-            sample_weight=sample_weight,
-            ignore_ties=self.ignore_ties,
-            relevance_threshold=self.relevance_threshold,
-            labels=labels,
-            qid=qid,
+        rows, weights = self._row_values(
+            y_true, y_score, sample_weight=sample_weight, labels=labels, qid=qid
         )
-        scores = {
-            key: aggregate(
-                v,
-                u,
-                sample_weight=weights,
-                average="mean",
-                zero_division=self.zero_division,
-                metric=key,
-            )
-            for (key, *_), v, u in zip(self.metrics, values, undefined)
-        }
+        scores = {key: mean_of_rows(v, weights) for key, v in rows.items()}
         if self.return_dict:
             return scores
         return next(iter(scores.values()))
