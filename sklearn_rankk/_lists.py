@@ -60,8 +60,10 @@ def from_id_lists(relevant_items, ranked_items):
     -----
     Each row holds the query's ranked ids, then its relevant ids that are
     not ranked, padded to the widest row with items scored ``-inf`` of
-    relevance 0, which change no metric. Unranked ids of grade 0 or less are
-    left out: they are neither ranked nor relevant.
+    relevance 0, which change no metric at a ``relevance_threshold`` of 0 or
+    more (the default; a negative threshold would count the padding as
+    relevant). Unranked ids of grade 0 or less are left out: they are
+    neither ranked nor relevant.
 
     Examples
     --------

@@ -245,7 +245,9 @@ def from_trec(qrels, run, *, complete=False):
     Columns of a row: the retrieved documents in trec_eval's order (score
     descending, ties by docno descending), then the judged documents of
     positive grade the run lacks, then padding to the widest row (score
-    ``-inf``, relevance 0), which changes no metric. Judged documents of
+    ``-inf``, relevance 0), which changes no metric at a non-negative
+    ``relevance_threshold`` (a negative one would count the padding as
+    relevant). Judged documents of
     grade 0 or less that the run lacks are left out: they are neither ranked
     nor relevant. With relevance level ``L`` of trec_eval's ``-l``, pass
     ``relevance_threshold=L - 1`` to the binary metrics.
