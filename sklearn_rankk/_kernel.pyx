@@ -32,6 +32,8 @@ cdef extern from "_simd.h":
     unsigned long long rankk_mask32_f64(const double* s, double worst) noexcept nogil
     unsigned long long rankk_mask32_f32(const float* s, double worst) noexcept nogil
 
+import math
+
 import numpy as np
 
 ctypedef fused floating:
@@ -54,6 +56,11 @@ ctypedef pair[double, Py_ssize_t] keyed
 
 # Scores tested at once against the worst kept score (see _select_row).
 DEF CHUNK = 32
+# How a dense row's relevance is tested (see rank_dense).
+DEF FLOAT_COMPARE = 0
+DEF INT_COMPARE = 1
+DEF ALL_RELEVANT = 2
+DEF NONE_RELEVANT = 3
 # Up to this K, the best K are kept in a sorted buffer rather than a heap
 # (measured faster up to 64: the shifts are predictable branches).
 DEF SMALL_K = 64
@@ -309,6 +316,43 @@ cdef void _ideal_sorted(double* iv, Py_ssize_t size, double* out, Py_ssize_t K) 
         out[p] = iv[size - 1 - p] if p < size else 0.0
 
 
+cdef inline long long _count_relevant(const relevance[::1] y, double threshold,
+                                     relevance ithreshold, int every) noexcept nogil:
+    """Items of the row ``y`` above the threshold (``every``: see rank_dense)."""
+    cdef Py_ssize_t j, m = y.shape[0]
+    cdef long long count = 0
+    if every == ALL_RELEVANT:
+        return m
+    if every == NONE_RELEVANT:
+        return 0
+    if every == INT_COMPARE:
+        for j in range(m):
+            count += y[j] > ithreshold
+    else:
+        for j in range(m):
+            count += y[j] > threshold
+    return count
+
+
+cdef inline void _ideal_of_row(const relevance[::1] y, double threshold,
+                               relevance ithreshold, int every, long long count,
+                               double* iv, Py_ssize_t* isize,
+                               Py_ssize_t K) noexcept nogil:
+    """Push the ``count`` relevant grades of the row ``y`` into the ideal heap."""
+    cdef Py_ssize_t j, m = y.shape[0]
+    cdef long long seen = 0
+    for j in range(m):
+        if every == INT_COMPARE:
+            if not y[j] > ithreshold:
+                continue
+        elif every == FLOAT_COMPARE and not y[j] > threshold:
+            continue
+        _push_ideal(iv, isize, K, <double> y[j])
+        seen += 1
+        if seen == count:  # the rest of the row holds no relevant item
+            return
+
+
 def _check_k(Py_ssize_t K, Py_ssize_t m, row_k, Py_ssize_t n):
     if not 1 <= K <= m:
         raise ValueError(f"K must be in [1, {m}] (the row length); got {K}.")
@@ -365,6 +409,23 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
     cdef double[::1] tgain = out["tied_gain"]
     cdef double[::1] texp = out["tied_gain_exp"]
     cdef double[:, ::1] ideal = out["ideal"]
+    # Integer grades are compared with an integer threshold of their own
+    # type (y > t  <=>  y > floor(t)), a comparison gcc vectorises. It gives
+    # the float comparison double(y) > t exactly while |t| < 2**53 - 1
+    # (beyond, 64-bit grades round); other thresholds compare as floats.
+    cdef int every = FLOAT_COMPARE
+    cdef relevance ithreshold = 0
+    if relevance is not float and relevance is not double:
+        info = np.iinfo(np.asarray(y_true).dtype)
+        floor_t = math.floor(threshold) if math.isfinite(threshold) else None
+        if floor_t is not None and abs(floor_t) < 2**53 - 1:
+            if floor_t < info.min:
+                every = ALL_RELEVANT
+            elif floor_t >= info.max:
+                every = NONE_RELEVANT
+            else:
+                every = INT_COMPARE
+                ithreshold = <relevance> floor_t
     cdef Py_ssize_t r, j, p, outside, isize, kr
     cdef long long count
     cdef double kth, y, tr, tg, te
@@ -387,17 +448,11 @@ def rank_dense(const floating[:, ::1] scores, const relevance[:, ::1] y_true,
             kr = row_k[r]
             outside = _select_row(scores[r], kr, hv, hj, work, &vals[r, 0], &cols[r, 0])
             kth = vals[r, kr - 1]
-            count = 0
+            count = _count_relevant(y_true[r], threshold, ithreshold, every)
             isize = 0
-            if want_ideal:
-                for j in range(m):
-                    y = y_true[r, j]
-                    if y > threshold:
-                        count = count + 1
-                        _push_ideal(iv, &isize, K, y)
-            else:
-                for j in range(m):
-                    count = count + (y_true[r, j] > threshold)
+            if want_ideal and count > 0:
+                _ideal_of_row(y_true[r], threshold, ithreshold, every, count,
+                              iv, &isize, K)
             nrel[r] = count
             for p in range(kr):
                 grade[r, p] = y_true[r, cols[r, p]]

@@ -288,3 +288,49 @@ def test_rows_ranked_to_their_own_depth():
         np.testing.assert_array_equal(got.gsize[i, :kr], alone["gsize"][0])
         assert got.tied_relevant[i] == alone["tied_relevant"][0]
         assert not got.valid[i, kr:].any()
+
+
+INTEGER_DTYPES = ["u1", "i1", "i2", "u2", "i4", "u4", "i8", "u8"]
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
+    """Integer grades are compared with floor(threshold) in their own type;
+    thresholds below, inside and beyond the type's range all count as the
+    float comparison y > threshold does."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(0)
+    values = np.array(
+        [info.min, info.min + 1, 0, 1, 2, 3, info.max - 1, info.max], dtype=dtype
+    )
+    y = rng.choice(values, size=(12, 9)).astype(dtype)
+    scores = rng.integers(0, 4, size=y.shape).astype(np.float64)
+    thresholds = [
+        float(info.min) - 1.5,
+        float(info.min) - 0.5,
+        float(info.min),
+        -0.5,
+        0.0,
+        0.5,
+        2.7,
+        float(info.max) - 0.5,
+        float(info.max),
+        float(info.max) + 1.0,
+    ]
+    for threshold in thresholds:
+        with np.errstate(over="ignore", invalid="ignore"):  # 2**grade: unused
+            expected = reference(y, scores, 4, threshold)
+        source = RelevanceSource(y, threshold)
+        got = rank_block(
+            source,
+            scores,
+            slice(0, y.shape[0]),
+            4,
+            ignore_ties=False,
+            want_ideal=True,
+            exponential=False,
+        )
+        for name in ("n_relevant", "ideal", "tied_relevant", "grade"):
+            np.testing.assert_allclose(
+                getattr(got, name), expected[name], err_msg=f"{name} at {threshold}"
+            )
