@@ -20,9 +20,16 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import _safe_indexing
 
-from ._metrics import CURVE_SPECS, SPECS, aggregate, check_metric_params, per_row_values
+from ._metrics import (
+    CURVE_SPECS,
+    SPECS,
+    aggregate,
+    check_metric_params,
+    is_default_param,
+    per_row_values,
+)
 from ._registry import METRICS
-from ._report import _METRIC_PARAMS, _n_items, random_ranking_scores
+from ._report import _n_items, random_ranking_scores
 from ._scorer import DEFAULT_RESPONSE_METHOD, _check_response_method, _scores_for
 from ._validation import check_k, check_zero_division
 
@@ -77,10 +84,7 @@ def _check_metric_params(kind, params):
     """
     applies = () if kind in _PR_KINDS else SPECS[kind].params
     for name, value in params.items():
-        default = _METRIC_PARAMS[name]
-        if name not in applies and not (
-            isinstance(value, type(default)) and value == default
-        ):
+        if name not in applies and not is_default_param(name, value):
             raise TypeError(
                 f"{name}={value!r} does not apply to kind={kind!r}; it applies "
                 f"to {[m for m in _CURVE_KINDS if name in SPECS[m].params]}."

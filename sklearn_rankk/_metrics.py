@@ -269,6 +269,21 @@ CURVE_SPECS = {
 }
 
 
+#: Defaults of the metric-specific keyword parameters.
+METRIC_PARAM_DEFAULTS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+
+
+def is_default_param(name, value):
+    """Whether ``value`` is the default of metric parameter ``name``.
+
+    A caller that takes metric parameters for several metrics passes a
+    non-default value only to the metrics it applies to, and reports one
+    that applies to none of them.
+    """
+    default = METRIC_PARAM_DEFAULTS[name]
+    return isinstance(value, type(default)) and value == default
+
+
 def check_metric_params(spec, params):
     """Validate a metric's own keyword parameters."""
     out = {}

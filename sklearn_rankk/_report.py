@@ -24,6 +24,7 @@ from ._metrics import (
     CURVE_SPECS,
     SPECS,
     aggregate,
+    is_default_param,
     mean_of_rows,
     per_row_values,
     warn_undefined,
@@ -41,8 +42,6 @@ from ._validation import (
     is_dask,
     is_row_sliceable,
 )
-
-_METRIC_PARAMS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
 
 
 def random_ranking_scores(y_score):
@@ -436,10 +435,7 @@ array-like of shape (n_samples,)
         name: value
         for name, value in given.items()
         if any(name in SPECS[m].params for m in metrics)
-        or not (
-            isinstance(value, type(_METRIC_PARAMS[name]))
-            and value == _METRIC_PARAMS[name]
-        )
+        or not is_default_param(name, value)
     }
     names = _names(metrics, ks)
     # Undefined rows come back as NaN, so that "warn" gives one warning for

@@ -30,6 +30,7 @@ from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ._metrics import (
+    METRIC_PARAM_DEFAULTS,
     SPECS,
     aggregate,
     check_metric_params,
@@ -53,7 +54,6 @@ _COMMON_DEFAULTS = {
     "zero_division": "warn",
     "relevance_threshold": 0,
 }
-_METRIC_PARAM_DEFAULTS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
 _NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
 
 
@@ -300,7 +300,7 @@ def _check_common(kwargs):
     for key, value in kwargs.items():
         if key in _COMMON_DEFAULTS:
             common[key] = value
-        elif key in _METRIC_PARAM_DEFAULTS:
+        elif key in METRIC_PARAM_DEFAULTS:
             metric_params[key] = value
         elif key == "average":
             check_option(value, "average", AVERAGE_OPTIONS[:1])
@@ -316,7 +316,7 @@ def _check_common(kwargs):
 
 def _metric_entry(key, metric, k, metric_params):
     spec = SPECS[metric]
-    wanted = {p: metric_params.get(p, _METRIC_PARAM_DEFAULTS[p]) for p in spec.params}
+    wanted = {p: metric_params.get(p, METRIC_PARAM_DEFAULTS[p]) for p in spec.params}
     extra = set(metric_params) - set(spec.params)
     if extra:
         raise TypeError(
