@@ -40,7 +40,6 @@ from ._validation import (
     check_zero_division,
     group_by_qid,
     is_dask,
-    is_row_sliceable,
 )
 
 
@@ -53,13 +52,15 @@ def random_ranking_scores(y_score):
     if is_dask(y_score):
         return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
     y_score = check_y_score(y_score)
-    if is_row_sliceable(y_score):
-        return _RowConstantScores(y_score)
-    return _constant_scores(y_score)
+    if sp.issparse(y_score):
+        return _constant_scores(y_score)
+    # Dense scores (in memory or read by blocks): made one block at a time
+    # as the kernel reads them, never a second full matrix.
+    return _RowConstantScores(y_score)
 
 
 class _RowConstantScores:
-    """The constant scores of row-sliceable ``y_score`` (a memmap, ...),
+    """The constant scores of dense ``y_score`` (in memory, a memmap, ...),
     made one block of rows at a time as the kernel reads them: never whole."""
 
     dtype = np.dtype(np.float32)  # only 0 and -inf
