@@ -9,9 +9,9 @@ openmp = ["-fopenmp"] if sys.platform.startswith("linux") else []
 
 extensions = [
     Extension(
-        "sklearn_rankk._kernel",
-        ["sklearn_rankk/_kernel.pyx"],
-        include_dirs=["sklearn_rankk"],
+        "sklearn_rankk._core._kernel",
+        ["sklearn_rankk/_core/_kernel.pyx"],
+        include_dirs=["sklearn_rankk/_core"],
         language="c++",
         extra_compile_args=["-O3", *openmp],
         extra_link_args=openmp,

@@ -43,8 +43,7 @@ import psutil
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from sklearn_rankk import get_scorer, num_threads
-from sklearn_rankk._accumulator import RankingAccumulator
+from sklearn_rankk import RankingAccumulator, get_scorer, num_threads
 
 METRICS = ["ndcg@10", "recall@20"]
 PER_ROW = 20
@@ -103,7 +102,7 @@ def _rss():
 
 
 def _kernel_threads():
-    from sklearn_rankk._topk import n_threads
+    from sklearn_rankk._core.ranking import n_threads
 
     return n_threads()
 

@@ -35,10 +35,8 @@ import scipy.sparse as sp
 from sklearn.metrics import ndcg_score
 
 import sklearn_rankk as rk
-from sklearn_rankk._metrics import SPECS, check_metric_params, per_row_values
-from sklearn_rankk._registry import METRICS
-
-DEFAULTS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+from sklearn_rankk._core import engine
+from sklearn_rankk._core.registry import METRICS
 
 
 def workloads(quick):
@@ -64,16 +62,10 @@ def workloads(quick):
 def all_metrics(y_true, y_score, k, ignore_ties):
     """All nine metrics from one top-k pass."""
     requests = [
-        (
-            SPECS[name],
-            None if not info.needs_k else k,
-            check_metric_params(
-                SPECS[name], {p: DEFAULTS[p] for p in SPECS[name].params}
-            ),
-        )
-        for name, info in METRICS.items()
+        engine.make_request(metric, k if metric.needs_k else None)
+        for metric in METRICS.values()
     ]
-    return per_row_values(requests, y_true, y_score, ignore_ties=ignore_ties)
+    return engine.row_values(requests, y_true, y_score, ignore_ties=ignore_ties)
 
 
 def floor(y_true, y_score):
@@ -160,7 +152,13 @@ def cases_for(name, y_true, y_score, k):
         kw = {"k": k} if info.needs_k else {}
         cases[f"rankk {metric} alone, tie-aware, 1 thr"] = (
             1,
-            partial(info.function, y_true, y_score, zero_division=0.0, **kw),
+            partial(
+                getattr(rk, info.function_name),
+                y_true,
+                y_score,
+                zero_division=0.0,
+                **kw,
+            ),
         )
     for threads, ignore in ((2, False), (1, True), (2, True)):
         mode = "ignore_ties" if ignore else "tie-aware"

@@ -22,6 +22,7 @@ import os
 from pathlib import Path
 
 import sklearn_rankk
+from sklearn_rankk._core.registry import METRICS
 
 HERE = Path(__file__).resolve().parent
 
@@ -54,7 +55,17 @@ rst_prolog = r"""
 """
 
 # -- API reference --------------------------------------------------------
-autosummary_generate = True
+# The metric functions are listed from the metric registry: api.rst includes
+# this file, written here at every build (not a source page of its own).
+METRIC_LIST = "metric_functions.rst"
+(HERE / METRIC_LIST).write_text(
+    ".. currentmodule:: sklearn_rankk\n\n.. autosummary::\n   :toctree: generated/\n\n"
+    + "".join(f"   {metric.function_name}\n" for metric in METRICS.values()),
+    encoding="utf-8",
+)
+exclude_patterns.append(METRIC_LIST)
+# Pages with autosummary lists (an included file is not scanned with its page).
+autosummary_generate = ["api.rst", METRIC_LIST]
 # Properties of the public classes, for the class template (autosummary's own
 # "attributes" also lists dataclass and NamedTuple fields, which the class
 # docstrings document in their Attributes section).

@@ -5,20 +5,13 @@ Every metric takes ``(y_true, y_score, *, k=...)`` with 2-D score matrices
 rows, or the value of every row with ``average=None``.
 """
 
-from ._accumulator import RankingAccumulator
-from ._api import (
-    dcg_at_k_score,
-    f1_at_k_score,
-    hit_at_k_score,
-    map_at_k_score,
-    mrr_at_k_score,
-    ndcg_at_k_score,
-    precision_at_k_score,
-    r_precision_score,
-    recall_at_k_score,
-)
+from . import _api
+from ._api import *  # noqa: F403  (one function per metric of the registry)
+from ._core.ranking import num_threads, set_num_threads
 from ._display import RankingCurveDisplay
-from ._lists import from_id_lists
+from ._io.lists import from_id_lists
+from ._io.trec import from_trec, read_trec_qrels, read_trec_run
+from ._parallel.accumulator import RankingAccumulator
 from ._report import (
     PrecisionRecallAtK,
     RankingReport,
@@ -37,8 +30,6 @@ from ._stats import (
     precision_at_k_random_variance,
     random_baseline_test,
 )
-from ._topk import num_threads, set_num_threads
-from ._trec import from_trec, read_trec_qrels, read_trec_run
 
 __version__ = "0.1.0.dev0"
 
@@ -62,19 +53,11 @@ __all__ = [
     "get_scorer",
     "get_scorer_names",
     "make_ranking_scorer",
-    "dcg_at_k_score",
     "from_id_lists",
     "from_trec",
     "read_trec_qrels",
     "read_trec_run",
-    "f1_at_k_score",
-    "hit_at_k_score",
-    "map_at_k_score",
-    "mrr_at_k_score",
-    "ndcg_at_k_score",
     "num_threads",
-    "precision_at_k_score",
-    "r_precision_score",
-    "recall_at_k_score",
     "set_num_threads",
+    *_api.__all__,
 ]

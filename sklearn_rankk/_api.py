@@ -1,12 +1,18 @@
-"""The public metric functions.
+"""The public metric functions, one per entry of the metric registry.
 
-Each is a thin, documented entry point into :func:`._metrics.evaluate`; the
-parameters they share are documented once, in ``_COMMON``.
+Each is ``name(y_true, y_score, *, k=10, <its own parameters>, sample_weight,
+average, ignore_ties, zero_division, relevance_threshold, labels, qid)``: a
+thin, documented entry point into :func:`._core.engine.score`. Their
+signatures and docstrings are built here from the registry; the parameters
+they share are documented once, in ``_COMMON``.
 """
 
 from __future__ import annotations
 
-from ._metrics import evaluate
+from inspect import Parameter, Signature
+
+from ._core import engine
+from ._core.registry import METRICS
 
 _INPUTS = """\
     y_true : array-like or sparse matrix of shape (n_samples, n_items), or \
@@ -22,7 +28,7 @@ array-like of shape (n_samples,)
         NaN is an error."""
 
 _K = """\
-    k : int{none}, default={default}
+    k : int{none}, default=10
         Cut-off rank: only the top ``k`` items of each row are counted.{none_doc}"""
 
 _COMMON = """\
@@ -67,489 +73,81 @@ _GRADED = """
         Graded metrics use the grade itself as gain, and items at or below
         the threshold have no gain."""
 
-_GAIN = """\
-    gain : {"linear", "exponential"}, default="linear"
-        Gain of an item of grade ``rel``: ``rel`` (linear, as scikit-learn and
-        trec_eval) or ``2**rel - 1`` (exponential, Burges et al.).
-    log_base : float, default=2
-        Base of the logarithm of the discount ``1 / log(rank + 1)``."""
+_SHARED = (
+    ("sample_weight", None),
+    ("average", "mean"),
+    ("ignore_ties", False),
+    ("zero_division", "warn"),
+    ("relevance_threshold", 0),
+    ("labels", None),
+    ("qid", None),
+)
 
 
-def _doc(
-    summary,
-    *,
-    k=True,
-    allow_none=False,
-    undefined="",
-    graded=False,
-    extra="",
-    notes="",
-    examples,
-):
-    none = " or None" if allow_none else ""
-    none_doc = "\n        None means the whole row." if allow_none else ""
-    k_doc = _K.format(none=none, default=10, none_doc=none_doc) + "\n" if k else ""
+def _docstring(metric):
+    none = " or None" if metric.allow_k_none else ""
+    none_doc = "\n        None means the whole row." if metric.allow_k_none else ""
+    k_doc = _K.format(none=none, none_doc=none_doc) + "\n" if metric.needs_k else ""
+    own = "".join(p.doc + "\n" for p in metric.params)
+    defined = metric.empty_rows != "zero_division"
     common = _COMMON.format(
-        undefined=undefined or " (never: it is 0 on such samples)",
-        no_zero_division=""
-        if undefined
-        else "\n        Accepted for a uniform interface; it has no effect here.",
-        graded_doc=_GRADED if graded else "",
+        undefined=" (never: it is 0 on such samples)"
+        if defined
+        else metric.undefined_doc,
+        no_zero_division="\n        Accepted for a uniform interface; it has no "
+        "effect here."
+        if defined
+        else "",
+        graded_doc=_GRADED if metric.graded else "",
     )
     parts = [
-        summary,
+        metric.summary.strip("\n"),
         "",
         "    Parameters",
         "    ----------",
         _INPUTS,
-        k_doc + extra + common,
+        k_doc + own + common,
+        "",
+        _RETURNS,
+        "",
+        "    Examples",
+        "    --------",
+        metric.examples,
     ]
-    parts += ["", _RETURNS]
-    if notes:
-        parts += ["", "    Notes", "    -----", notes]
-    parts += ["", "    Examples", "    --------", examples]
-    return "\n".join(p.rstrip("\n") if i else p for i, p in enumerate(parts)) + "\n    "
+    return "\n".join(parts).lstrip() + "\n    "
 
 
-def _documented(doc):
-    def wrap(func):
-        func.__doc__ = doc
-        return func
-
-    return wrap
-
-
-_EXAMPLE_DATA = """\
-    >>> import numpy as np
-    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
-    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])"""
-
-_NO_RELEVANT = " (samples with no relevant item)"
+def _signature(metric):
+    positional = [
+        Parameter(name, Parameter.POSITIONAL_OR_KEYWORD)
+        for name in ("y_true", "y_score")
+    ]
+    own = [("k", 10)] if metric.needs_k else []
+    own += [(p.name, p.default) for p in metric.params]
+    keyword = [
+        Parameter(name, Parameter.KEYWORD_ONLY, default=default)
+        for name, default in own + list(_SHARED)
+    ]
+    return Signature(positional + keyword)
 
 
-@_documented(
-    _doc(
-        """    Precision at k: the fraction of the top ``k`` items that are relevant.
+def _metric_function(metric):
+    """The public function of ``metric``, with its signature and docstring."""
+    signature = _signature(metric)
 
-    ``P@k = |relevant items in the top k| / k``. It divides by ``k`` even
-    when a row has fewer than ``k`` items or fewer than ``k`` retrieved
-    (finite) scores, as trec_eval does.""",
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import precision_at_k_score
-    >>> precision_at_k_score(y_true, y_score, k=2)
-    0.25
-    >>> precision_at_k_score(y_true, y_score, k=2, average=None)
-    array([0.5, 0. ])
+    def metric_function(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return engine.score(metric, **bound.arguments)
 
-    A constant score ranks at random; ties make it score the base rate:
+    metric_function.__name__ = metric.function_name
+    metric_function.__qualname__ = metric.function_name
+    metric_function.__signature__ = signature
+    metric_function.__doc__ = _docstring(metric)
+    return metric_function
 
-    >>> precision_at_k_score(y_true, np.zeros((2, 4)), k=2)
-    0.375""",
-    )
+
+__all__ = [metric.function_name for metric in METRICS.values()]
+globals().update(
+    {metric.function_name: _metric_function(metric) for metric in METRICS.values()}
 )
-def precision_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "precision",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )
-
-
-@_documented(
-    _doc(
-        """    Recall at k: the fraction of the relevant items found in the top ``k``.
-
-    ``R@k = |relevant items in the top k| / |relevant items|``, where the
-    relevant items include those not retrieved (score ``-inf``).""",
-        undefined=_NO_RELEVANT,
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import recall_at_k_score
-    >>> recall_at_k_score(y_true, y_score, k=2)
-    0.25
-    >>> recall_at_k_score(y_true, y_score, k=4)
-    1.0""",
-    )
-)
-def recall_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "recall",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )
-
-
-@_documented(
-    _doc(
-        """    F1 at k: the harmonic mean of precision at k and recall at k.
-
-    ``F1@k = 2 P@k R@k / (P@k + R@k) = 2 |relevant in top k| / (k + |R|)``
-    (0 when nothing relevant is in the top ``k``).""",
-        undefined=_NO_RELEVANT,
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import f1_at_k_score
-    >>> f1_at_k_score(y_true, y_score, k=2)
-    0.25""",
-    )
-)
-def f1_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "f1",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )
-
-
-@_documented(
-    _doc(
-        """    Hit at k (success@k): 1 if a relevant item is in the top ``k``, else 0.
-
-    On 1-D class labels this is scikit-learn's ``top_k_accuracy_score``.
-    Under ties, the value is the probability of a hit over all orderings of
-    the tied items.""",
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import hit_at_k_score
-    >>> hit_at_k_score(y_true, y_score, k=2)
-    0.5
-
-    With class labels, as ``top_k_accuracy_score``:
-
-    >>> hit_at_k_score([2, 0], [[0.1, 0.3, 0.6], [0.2, 0.5, 0.3]], k=2,
-    ...                labels=[0, 1, 2])
-    0.5""",
-    )
-)
-def hit_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "hit",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )
-
-
-@_documented(
-    _doc(
-        """    Mean reciprocal rank at k: ``1 / rank`` of the first relevant item.
-
-    0 when no relevant item is in the top ``k``. With ``k=None`` this is
-    trec_eval's ``recip_rank``.""",
-        allow_none=True,
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import mrr_at_k_score
-    >>> mrr_at_k_score(y_true, y_score, k=None)
-    0.625
-    >>> mrr_at_k_score(y_true, y_score, k=3)
-    0.5""",
-    )
-)
-def mrr_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "mrr",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )
-
-
-@_documented(
-    _doc(
-        """    Mean average precision at k.
-
-    ``AP@k = sum over ranks i <= k of rel_i * P@i / denominator``, averaged
-    over samples.""",
-        allow_none=True,
-        undefined=_NO_RELEVANT,
-        extra="""\
-    denominator : {"relevant", "min", "retrieved"}, default="relevant"
-        ``"relevant"``: the number of relevant items |R| (trec_eval's
-        ``map_cut_k``, ranx, ir-measures); ``"min"``: ``min(k, |R|)`` (Spark,
-        recommenders, implicit); ``"retrieved"``: the number of relevant
-        items in the top k, i.e. the mean of the precisions at the relevant
-        ranks (torchmetrics).
-""",
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import map_at_k_score
-    >>> map_at_k_score(y_true, y_score, k=None)
-    0.5
-    >>> map_at_k_score(y_true, y_score, k=1)
-    0.25
-    >>> map_at_k_score(y_true, y_score, k=1, denominator="min")
-    0.5""",
-    )
-)
-def map_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    denominator="relevant",
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "map",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-        denominator=denominator,
-    )
-
-
-@_documented(
-    _doc(
-        """    Discounted cumulative gain at k.
-
-    ``DCG@k = sum over ranks i <= k of gain(rel_i) / log_base(i + 1)``.
-    Equal to scikit-learn's ``dcg_score`` (both tie modes).""",
-        allow_none=True,
-        graded=True,
-        extra=_GAIN + "\n",
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import dcg_at_k_score
-    >>> dcg_at_k_score(y_true, y_score, k=2)
-    0.5
-    >>> dcg_at_k_score([[3, 2, 0]], [[0.1, 0.5, 0.2]], k=None, gain="exponential")
-    6.5""",
-    )
-)
-def dcg_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    gain="linear",
-    log_base=2,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "dcg",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-        gain=gain,
-        log_base=log_base,
-    )
-
-
-@_documented(
-    _doc(
-        """    Normalized discounted cumulative gain at k.
-
-    ``nDCG@k = DCG@k / IDCG@k``, where the ideal DCG ranks every item of the
-    row, retrieved or not, by decreasing gain. Equal to scikit-learn's
-    ``ndcg_score`` (both tie modes) on samples with a relevant item.""",
-        allow_none=True,
-        graded=True,
-        undefined=" (samples whose ideal DCG is 0: no relevant item)",
-        extra=_GAIN + "\n",
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import ndcg_at_k_score
-    >>> round(ndcg_at_k_score(y_true, y_score, k=2), 6)
-    0.306574
-    >>> ndcg_at_k_score([[3, 2, 0]], [[0.9, 0.5, 0.2]], k=None)
-    1.0""",
-    )
-)
-def ndcg_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=10,
-    gain="linear",
-    log_base=2,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "ndcg",
-        y_true,
-        y_score,
-        k=k,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-        gain=gain,
-        log_base=log_base,
-    )
-
-
-@_documented(
-    _doc(
-        """    R-precision: precision at rank |R|, the number of relevant items.
-
-    ``R-precision = P@|R| = R@|R|``, with |R| taken per sample (trec_eval's
-    ``Rprec``). It has no ``k``.""",
-        k=False,
-        undefined=_NO_RELEVANT,
-        examples=_EXAMPLE_DATA
-        + """
-    >>> from sklearn_rankk import r_precision_score
-    >>> r_precision_score(y_true, y_score)
-    0.25""",
-    )
-)
-def r_precision_score(
-    y_true,
-    y_score,
-    *,
-    sample_weight=None,
-    average="mean",
-    ignore_ties=False,
-    zero_division="warn",
-    relevance_threshold=0,
-    labels=None,
-    qid=None,
-):
-    return evaluate(
-        "r_precision",
-        y_true,
-        y_score,
-        k=None,
-        sample_weight=sample_weight,
-        average=average,
-        ignore_ties=ignore_ties,
-        zero_division=zero_division,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        qid=qid,
-    )

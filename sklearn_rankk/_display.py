@@ -18,33 +18,23 @@ engine (tie-aware metrics of a constant score).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import _safe_indexing
+import scipy.sparse as sp
 
-from ._metrics import (
-    CURVE_SPECS,
-    SPECS,
-    aggregate,
-    check_metric_params,
-    is_default_param,
-    per_row_values,
+from ._core import engine
+from ._core.inputs import group_by_qid, n_items, random_ranking_scores
+from ._core.registry import METRICS, PRECISION_RECALL
+from ._core.validation import check_k, check_zero_division
+from ._scorer import (
+    DEFAULT_RESPONSE_METHOD,
+    check_response_method,
+    document_scores,
+    scores_for,
 )
-from ._registry import METRICS
-from ._report import _n_items, random_ranking_scores
-from ._scorer import DEFAULT_RESPONSE_METHOD, _check_response_method, _scores_for
-from ._validation import check_k, check_zero_division
 
 _PR_KINDS = ("precision_recall_at_k", "precision_recall")
-_CURVE_KINDS = tuple(name for name, info in METRICS.items() if info.needs_k)
-_LABELS = {
-    "precision": "Precision",
-    "recall": "Recall",
-    "f1": "F1",
-    "hit": "Hit rate",
-    "mrr": "MRR",
-    "map": "MAP",
-    "dcg": "DCG",
-    "ndcg": "nDCG",
-}
+# The two metrics of the precision-recall kinds (names of display attributes).
+_P, _R = (metric.name for metric in PRECISION_RECALL[:2])
+_CURVE_KINDS = tuple(name for name, metric in METRICS.items() if metric.needs_k)
 _BASELINE_GID = "sklearn_rankk.random_baseline"
 _MAX_MARKED_POINTS = 30  # more cut-offs than this: lines without markers
 
@@ -73,7 +63,7 @@ def _check_kind(kind):
 
 def _quantities(kind):
     """The metrics a kind of curve shows."""
-    return ("precision", "recall") if kind in _PR_KINDS else (kind,)
+    return PRECISION_RECALL[:2] if kind in _PR_KINDS else (METRICS[kind],)
 
 
 def _check_metric_params(kind, params):
@@ -82,91 +72,36 @@ def _check_metric_params(kind, params):
     A non-default value of one that does not apply is an error, as in
     :func:`get_scorer`.
     """
-    applies = () if kind in _PR_KINDS else SPECS[kind].params
+    applies = () if kind in _PR_KINDS else METRICS[kind].param_names
     for name, value in params.items():
-        if name not in applies and not is_default_param(name, value):
+        if name not in applies and not engine.is_default_param(name, value):
             raise TypeError(
                 f"{name}={value!r} does not apply to kind={kind!r}; it applies "
-                f"to {[m for m in _CURVE_KINDS if name in SPECS[m].params]}."
+                f"to {[m for m in _CURVE_KINDS if name in METRICS[m].param_names]}."
             )
-    if kind in _PR_KINDS:
-        return {}
-    return check_metric_params(SPECS[kind], params)
+    return {name: value for name, value in params.items() if name in applies}
 
 
-def _mean_curves(
-    quantities,
-    y_true,
-    y_score,
-    *,
-    k_max,
-    sample_weight,
-    ignore_ties,
-    zero_division,
-    relevance_threshold,
-    labels,
-    params,
-):
-    """Mean of each metric at every cut-off 1..k_max, from one top-k pass.
-
-    Returns a dict name -> ndarray of shape (k_max,).
-    """
-    requests, slices = [], {}
-    for name in quantities:
-        start = len(requests)
-        if name in CURVE_SPECS:  # the whole curve in one request
-            requests.append((CURVE_SPECS[name], k_max, {}))
-        else:
-            requests += [(SPECS[name], k, params) for k in range(1, k_max + 1)]
-        slices[name] = slice(start, len(requests))
-    values, undefined, weights = per_row_values(
-        requests,
-        y_true,
-        y_score,
-        sample_weight=sample_weight,
-        ignore_ties=ignore_ties,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
+def _mean_curves(kind, y_true, y_score, *, k_max, zero_division, params, **options):
+    """Mean of each metric of ``kind`` at every cut-off 1..k_max, from one
+    top-k pass: a dict metric name -> ndarray of shape (k_max,)."""
+    requests = [
+        engine.make_request(metric, k_max, params, curve=True)
+        for metric in _quantities(kind)
+    ]
+    rows = engine.row_values(requests, y_true, y_score, **options)
+    # The undefined rows (no relevant item, zero ideal DCG) are the same at
+    # every cut-off: at most one warning per curve.
+    means = engine.aggregate(
+        rows, requests, average="mean", zero_division=zero_division
     )
-    means = {}
-    for name, where in slices.items():
-        rows = np.column_stack(values[where])  # (n_samples, k_max)
-        # The undefined rows (no relevant item, zero ideal DCG) are the same at
-        # every cut-off: one aggregation, so at most one warning per curve.
-        means[name] = aggregate(
-            rows,
-            undefined[where][0],
-            sample_weight=weights,
-            average="mean",
-            zero_division=zero_division,
-            metric=f"{name}@k",
-        )
-    return means
+    return {r.metric.name: means[r.key] for r in requests}
 
 
-def _curves(
-    kind,
-    y_true,
-    y_score,
-    *,
-    k_max,
-    sample_weight,
-    ignore_ties,
-    zero_division,
-    relevance_threshold,
-    labels,
-    params,
-):
+def _curves(kind, y_true, y_score, *, ignore_ties, zero_division, **common):
     """Model and random-ranking curves: (model dict, random dict)."""
-    common = dict(
-        k_max=k_max,
-        sample_weight=sample_weight,
-        relevance_threshold=relevance_threshold,
-        labels=labels,
-        params=params,
-    )
     model = _mean_curves(
-        _quantities(kind),
+        kind,
         y_true,
         y_score,
         ignore_ties=ignore_ties,
@@ -176,7 +111,7 @@ def _curves(
     # The same rows are undefined in both passes and were already reported.
     quiet = 0.0 if zero_division == "warn" else zero_division
     random = _mean_curves(
-        _quantities(kind),
+        kind,
         y_true,
         random_ranking_scores(y_score),
         ignore_ties=False,
@@ -353,7 +288,7 @@ default=None
         """Curves per quantity: dict name -> list of 1-D arrays (or None)."""
         prefix = "random_" if random else ""
         if kind in _PR_KINDS:
-            attrs = {"precision": "precision", "recall": "recall"}
+            attrs = {_P: _P, _R: _R}
         else:
             attrs = {kind: "values"}
         data = {q: _as_list(getattr(self, prefix + a)) for q, a in attrs.items()}
@@ -528,7 +463,7 @@ default=None
             if one_entry:
                 shared_colour = colour  # folds styled alike share a colour
         if kind == "precision_recall" and n_curves == 1:
-            _annotate_k(ax, k, data["recall"][0], data["precision"][0], lines[0])
+            _annotate_k(ax, k, data[_R][0], data[_P][0], lines[0])
         self.line_ = lines[0] if len(lines) == 1 else lines
 
         self.random_baseline_ = None
@@ -567,12 +502,8 @@ default=None
             return out[0] if len(out) == 1 else out
 
         if kind in _PR_KINDS:
-            arrays = {
-                "precision": gather(model, "precision"),
-                "recall": gather(model, "recall"),
-                "random_precision": gather(random, "precision"),
-                "random_recall": gather(random, "recall"),
-            }
+            arrays = {q: gather(model, q) for q in (_P, _R)}
+            arrays.update({f"random_{q}": gather(random, q) for q in (_P, _R)})
         else:
             arrays = {
                 "values": gather(model, kind),
@@ -587,12 +518,13 @@ default=None
         y_score,
         *,
         kind="precision_recall_at_k",
-        k_max=10,
+        k_max=None,
         sample_weight=None,
         ignore_ties=False,
         zero_division="warn",
         relevance_threshold=0,
         labels=None,
+        qid=None,
         denominator="relevant",
         gain="linear",
         log_base=2,
@@ -621,7 +553,7 @@ or array-like of shape (n_samples,)
             ``"precision_recall"`` (P@k against R@k, one point per k), or a
             metric with a cut-off (``"precision"``, ``"recall"``, ``"f1"``,
             ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"``) against k.
-        k_max : int or None, default=10
+        k_max : int or None, default=None
             Largest cut-off; the curves have a point at every ``k = 1 ..
             k_max``. None means ``n_items``.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -634,6 +566,9 @@ or array-like of shape (n_samples,)
             An item is relevant when ``y_true > relevance_threshold``.
         labels : array-like of shape (n_items,), default=None
             Class of each column, with 1-D ``y_true``.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each document, with 1-D ``y_true`` and ``y_score``
+            (flat learning-to-rank data): each query is one row.
         denominator : {"relevant", "min", "retrieved"}, default="relevant"
             Denominator of AP@k, for ``kind="map"``.
         gain : {"linear", "exponential"}, default="linear"
@@ -688,8 +623,17 @@ or array-like of shape (n_samples,)
         kind, k_max, zero_division, params = _check_options(
             kind, k_max, zero_division, denominator, gain, log_base
         )
+        if qid is not None:  # one row per query, once for both curves
+            y_true, y_score, sample_weight = group_by_qid(
+                y_true,
+                y_score,
+                qid,
+                sample_weight,
+                labels=labels,
+                threshold=relevance_threshold,
+            )
         if k_max is None:
-            k_max = _n_items(y_score)
+            k_max = n_items(y_score)
         model, random = _curves(
             kind,
             y_true,
@@ -719,12 +663,13 @@ or array-like of shape (n_samples,)
         y,
         *,
         kind="precision_recall_at_k",
-        k_max=10,
+        k_max=None,
         sample_weight=None,
         response_method=DEFAULT_RESPONSE_METHOD,
         ignore_ties=False,
         zero_division="warn",
         relevance_threshold=0,
+        qid=None,
         denominator="relevant",
         gain="linear",
         log_base=2,
@@ -751,7 +696,7 @@ or array-like of shape (n_samples,)
             Class labels, or relevance of each label.
         kind : str, default="precision_recall_at_k"
             As in :meth:`from_predictions`.
-        k_max : int or None, default=10
+        k_max : int or None, default=None
             Largest cut-off; None means the number of columns.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each sample in the means.
@@ -765,6 +710,10 @@ default=("decision_function", "predict_proba", "predict")
             Value of rows where a metric is undefined (no relevant item).
         relevance_threshold : float, default=0
             An item is relevant when ``y_true > relevance_threshold``.
+        qid : array-like of shape (n_samples,), default=None
+            Query id of each row of ``X`` (flat learning-to-rank data): ``y``
+            is then the relevance of each document, the estimator gives one
+            score per document, and each query is one ranking.
         denominator : {"relevant", "min", "retrieved"}, default="relevant"
             Denominator of AP@k, for ``kind="map"``.
         gain : {"linear", "exponential"}, default="linear"
@@ -821,8 +770,10 @@ default=("decision_function", "predict_proba", "predict")
         """
         _check_matplotlib_support(f"{cls.__name__}.from_estimator")
         _check_options(kind, k_max, zero_division, denominator, gain, log_base)
-        _check_response_method(response_method)
-        y_true, y_score, labels = _scores_for(estimator, X, y, response_method)
+        check_response_method(response_method)
+        y_true, y_score, labels = _estimator_scores(
+            estimator, X, y, qid, response_method
+        )
         return cls.from_predictions(
             y_true,
             y_score,
@@ -833,6 +784,7 @@ default=("decision_function", "predict_proba", "predict")
             zero_division=zero_division,
             relevance_threshold=relevance_threshold,
             labels=labels,
+            qid=qid,
             denominator=denominator,
             gain=gain,
             log_base=log_base,
@@ -852,12 +804,13 @@ default=("decision_function", "predict_proba", "predict")
         y,
         *,
         kind="precision_recall_at_k",
-        k_max=10,
+        k_max=None,
         sample_weight=None,
         response_method=DEFAULT_RESPONSE_METHOD,
         ignore_ties=False,
         zero_division="warn",
         relevance_threshold=0,
+        qid=None,
         denominator="relevant",
         gain="linear",
         log_base=2,
@@ -884,7 +837,7 @@ default=("decision_function", "predict_proba", "predict")
             The targets given to ``cross_validate``.
         kind : str, default="precision_recall_at_k"
             As in :meth:`from_predictions`.
-        k_max : int or None, default=10
+        k_max : int or None, default=None
             Largest cut-off; None means the number of columns.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each sample in the means.
@@ -897,6 +850,10 @@ default=("decision_function", "predict_proba", "predict")
             Value of rows where a metric is undefined (no relevant item).
         relevance_threshold : float, default=0
             An item is relevant when ``y_true > relevance_threshold``.
+        qid : array-like of shape (n_samples,), default=None
+            Query id of each row of ``X`` (flat learning-to-rank data): ``y``
+            is then the relevance of each document, the estimator gives one
+            score per document, and each query is one ranking.
         denominator : {"relevant", "min", "retrieved"}, default="relevant"
             Denominator of AP@k, for ``kind="map"``.
         gain : {"linear", "exponential"}, default="linear"
@@ -950,20 +907,29 @@ array([0.816, 0.895, 0.922])]
         kind, k_max, zero_division, params = _check_options(
             kind, k_max, zero_division, denominator, gain, log_base
         )
-        _check_response_method(response_method)
-        estimators, tests = _check_cv_results(cv_results, X, y, sample_weight)
+        check_response_method(response_method)
+        estimators, tests = _check_cv_results(cv_results, X, y, sample_weight, qid)
         folds = []
         for estimator, test in zip(estimators, tests):
-            X_test = _safe_indexing(X, test)
-            y_test = _safe_indexing(y, test)
-            weights = (
-                None if sample_weight is None else _safe_indexing(sample_weight, test)
+            X_test, y_test, weights, fold_qid = (
+                None if v is None else _take_rows(v, test)
+                for v in (X, y, sample_weight, qid)
             )
-            folds.append(
-                (*_scores_for(estimator, X_test, y_test, response_method), weights)
+            y_true, y_score, labels = _estimator_scores(
+                estimator, X_test, y_test, fold_qid, response_method
             )
+            if fold_qid is not None:  # one row per query
+                y_true, y_score, weights = group_by_qid(
+                    y_true,
+                    y_score,
+                    fold_qid,
+                    weights,
+                    labels=None,
+                    threshold=relevance_threshold,
+                )
+            folds.append((y_true, y_score, labels, weights))
         if k_max is None:  # unseen classes may add columns to some folds
-            k_max = max(_n_items(y_score) for _, y_score, _, _ in folds)
+            k_max = max(n_items(y_score) for _, y_score, _, _ in folds)
         model, random = [], []
         for y_true, y_score, labels, weights in folds:
             m, r = _curves(
@@ -1006,7 +972,25 @@ def _n_rows(x):
     return int(shape[0]) if shape is not None else len(x)
 
 
-def _check_cv_results(cv_results, X, y, sample_weight):
+def _estimator_scores(estimator, X, y, qid, response_method):
+    """(y_true, y_score, labels) of an estimator on ``X``, as scorers make them:
+    with ``qid``, one score per document."""
+    if qid is not None:
+        return y, document_scores(estimator, X, response_method), None
+    return scores_for(estimator, X, y, response_method)
+
+
+def _take_rows(x, rows):
+    """The rows ``rows`` (integer positions) of an array, sparse matrix,
+    pandas object or list."""
+    if hasattr(x, "iloc"):
+        return x.iloc[rows]
+    if hasattr(x, "shape") or sp.issparse(x):
+        return x[rows]
+    return [x[i] for i in rows]
+
+
+def _check_cv_results(cv_results, X, y, sample_weight, qid):
     """The fitted estimators and test indices of ``cross_validate``'s result."""
     required = ("estimator", "indices")
     if not hasattr(cv_results, "keys") or any(k not in cv_results for k in required):
@@ -1028,7 +1012,7 @@ def _check_cv_results(cv_results, X, y, sample_weight):
             f"index arrays; expected one of each per fold."
         )
     n_samples = _n_rows(X)
-    for what, value in (("y", y), ("sample_weight", sample_weight)):
+    for what, value in (("y", y), ("sample_weight", sample_weight), ("qid", qid)):
         if value is not None and _n_rows(value) != n_samples:
             raise ValueError(f"{what} has {_n_rows(value)} rows but X has {n_samples}.")
     largest = max((int(np.max(t)) for t in tests if len(t)), default=-1)
@@ -1055,11 +1039,11 @@ def _series(kind, marked):
     if kind == "precision_recall_at_k":
         recall_style = {"linestyle": "--", **({"marker": "s"} if marked else {})}
         return [
-            ("k", "precision", ("precision",), {}, {"linestyle": "-"}),
-            ("k", "recall", ("recall",), recall_style, {}),
+            ("k", _P, (_P,), {}, {"linestyle": "-"}),
+            ("k", _R, (_R,), recall_style, {}),
         ]
     if kind == "precision_recall":
-        return [("recall", "precision", ("precision", "recall"), {}, {})]
+        return [(_R, _P, (_P, _R), {}, {})]
     return [("k", kind, (kind,), {}, {})]
 
 
@@ -1067,7 +1051,7 @@ def _short(quantity, kind):
     """Legend name of a metric: short on the precision-recall plane."""
     if kind == "precision_recall":
         return quantity[0].upper()  # P@10, R@10
-    return _LABELS[quantity]
+    return METRICS[quantity].label
 
 
 def _legend(ax):
@@ -1139,7 +1123,7 @@ def _decorate(ax, kind, despine):
         ylabel = (
             "Precision@k, Recall@k"
             if kind == "precision_recall_at_k"
-            else f"{_LABELS[kind]}@k"
+            else f"{METRICS[kind].label}@k"
         )
         ax.set(xlabel="k (cut-off)", ylabel=ylabel)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))

@@ -18,76 +18,18 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
 
-from ._metrics import (
-    CURVE_SPECS,
-    SPECS,
-    aggregate,
-    is_default_param,
-    mean_of_rows,
-    per_row_values,
-    warn_undefined,
-)
-from ._registry import METRICS
-from ._scorer import get_scorer
-from ._validation import (
+from ._core import engine
+from ._core.inputs import group_by_qid, n_items, random_ranking_scores
+from ._core.registry import METRICS, PRECISION_RECALL
+from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
     check_k,
     check_option,
-    check_y_score,
+    check_real,
     check_zero_division,
-    group_by_qid,
-    is_dask,
 )
-
-
-def random_ranking_scores(y_score):
-    """A constant score for every retrieved item, ``-inf`` kept.
-
-    Every metric evaluated tie-aware on these scores is its exact
-    expectation under a uniformly random ranking of the retrieved items.
-    """
-    if is_dask(y_score):
-        return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
-    y_score = check_y_score(y_score)
-    if sp.issparse(y_score):
-        return _constant_scores(y_score)
-    # Dense scores (in memory or read by blocks): made one block at a time
-    # as the kernel reads them, never a second full matrix.
-    return _RowConstantScores(y_score)
-
-
-class _RowConstantScores:
-    """The constant scores of dense ``y_score`` (in memory, a memmap, ...),
-    made one block of rows at a time as the kernel reads them: never whole."""
-
-    dtype = np.dtype(np.float32)  # only 0 and -inf
-    ndim = 2
-
-    def __init__(self, y_score):
-        self._y_score = y_score
-        self.shape = tuple(y_score.shape)
-
-    def __getitem__(self, rows):
-        block = np.asarray(self._y_score[rows])
-        return np.where(np.isneginf(block), np.float32(-np.inf), np.float32(0))
-
-
-def _constant_scores(y_score):
-    if sp.issparse(y_score):
-        data = np.where(np.isneginf(y_score.data), -np.inf, 0.0)
-        return sp.csr_matrix(
-            (data, y_score.indices, y_score.indptr), shape=y_score.shape
-        )
-    y_score = np.asarray(y_score)
-    if y_score.dtype.kind != "f":
-        return np.zeros(y_score.shape, dtype=np.float32)
-    return np.where(np.isneginf(y_score), y_score.dtype.type(-np.inf), 0).astype(
-        y_score.dtype, copy=False
-    )
-
 
 # ----------------------------------------------------------------------------
 # Report
@@ -429,26 +371,20 @@ array-like of shape (n_samples,)
     ks = _check_report_k(k)
     per_row = check_bool(per_row, "per_row")
     random_baseline = check_bool(random_baseline, "random_baseline")
+    ignore_ties = check_bool(ignore_ties, "ignore_ties")
+    zero_division = check_zero_division(zero_division)
+    check_real(relevance_threshold, "relevance_threshold")
     # Metric parameters go to the metrics they apply to; a non-default value
     # that applies to none of them is an error, as in get_scorer.
     given = {"denominator": denominator, "gain": gain, "log_base": log_base}
     wanted = {
         name: value
         for name, value in given.items()
-        if any(name in SPECS[m].params for m in metrics)
-        or not is_default_param(name, value)
+        if any(name in METRICS[m].param_names for m in metrics)
+        or not engine.is_default_param(name, value)
     }
     names = _names(metrics, ks)
-    # Undefined rows come back as NaN, so that "warn" gives one warning for
-    # the whole report rather than one per metric and cut-off.
-    warn = check_zero_division(zero_division) == "warn"
-    scorer = get_scorer(
-        names,
-        ignore_ties=ignore_ties,
-        zero_division=np.nan if warn else zero_division,
-        relevance_threshold=relevance_threshold,
-        **wanted,
-    )
+    requests = engine.requests_for_names(names, wanted)
     if qid is not None:  # one row per query, once for both passes
         y_true, y_score, sample_weight = group_by_qid(
             y_true,
@@ -458,66 +394,45 @@ array-like of shape (n_samples,)
             labels=labels,
             threshold=relevance_threshold,
         )
-    rows, weights = scorer._row_values(
-        y_true, y_score, sample_weight=sample_weight, labels=labels
+    common = {"relevance_threshold": relevance_threshold, "labels": labels}
+    rows = engine.row_values(
+        requests,
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        **common,
     )
-    if warn:
-        rows = _fill_undefined_once(rows)
-    scores = {name: mean_of_rows(v, weights) for name, v in rows.items()}
+    # One warning for the whole report under "warn".
+    values = engine.with_undefined(rows, requests, zero_division, one_warning=True)
+    weights = rows.sample_weight
+    scores = {name: engine.mean_of_rows(v, weights) for name, v in values.items()}
     random = None
     if random_baseline:
         # Undefined rows are the same for both passes and were already
         # reported: compute the baseline silently with the same fill.
-        quiet = get_scorer(
-            names,
-            ignore_ties=False,
-            zero_division=0.0 if warn else zero_division,
-            relevance_threshold=relevance_threshold,
-            **wanted,
-        )
-        random_rows, _ = quiet._row_values(
+        random_rows = engine.row_values(
+            requests,
             y_true,
             random_ranking_scores(y_score),
             sample_weight=sample_weight,
-            labels=labels,
+            **common,
         )
-        random = {name: mean_of_rows(v, weights) for name, v in random_rows.items()}
-    shape = np.shape(next(iter(rows.values())))
+        quiet = 0.0 if zero_division == "warn" else zero_division
+        random = {
+            name: engine.mean_of_rows(v, weights)
+            for name, v in engine.with_undefined(random_rows, requests, quiet).items()
+        }
     return RankingReport(
         scores=scores,
         random=random,
-        per_row=rows if per_row else None,
+        per_row=values if per_row else None,
         metrics=metrics,
         k=ks,
-        n_samples=shape[0],
-        n_items=_n_items(y_score),
-        ignore_ties=scorer.ignore_ties,
+        n_samples=rows.values[0].shape[0],
+        n_items=n_items(y_score),
+        ignore_ties=ignore_ties,
     )
-
-
-def _fill_undefined_once(rows):
-    """zero_division="warn" for every metric of a report, with one warning."""
-    undefined = {name: np.isnan(v) for name, v in rows.items()}
-    n_samples = len(next(iter(rows.values())))
-    warn_undefined({n: int(u.sum()) for n, u in undefined.items()}, n_samples)
-    return {
-        name: aggregate(
-            v,
-            undefined[name],
-            sample_weight=None,
-            average=None,
-            zero_division=0.0,
-            metric=name,
-        )
-        for name, v in rows.items()
-    }
-
-
-def _n_items(y_score):
-    shape = getattr(y_score, "shape", None)
-    if shape is None:
-        shape = np.shape(y_score)
-    return int(shape[1])
 
 
 # ----------------------------------------------------------------------------
@@ -629,13 +544,12 @@ array-like of shape (n_samples,)
     >>> recall
     array([0.25, 0.25, 0.25, 1.  ])
     """
-    k_max = check_k(k_max, allow_none=True, metric="", name="k_max")
     average = check_option(average, "average", AVERAGE_OPTIONS)
     zero_division = check_zero_division(zero_division)
     requests = [
-        (CURVE_SPECS[name], k_max, {}) for name in ("precision", "recall", "f1")
+        engine.make_request(metric, k_max, curve=True) for metric in PRECISION_RECALL
     ]
-    values, undefined, weights = per_row_values(
+    rows = engine.row_values(
         requests,
         y_true,
         y_score,
@@ -645,15 +559,7 @@ array-like of shape (n_samples,)
         labels=labels,
         qid=qid,
     )
-    curves = [
-        aggregate(
-            v,
-            u,
-            sample_weight=weights,
-            average=average,
-            zero_division=zero_division,
-            metric=f"{name}@k",
-        )
-        for (name, v, u) in zip(("precision", "recall", "f1"), values, undefined)
-    ]
-    return PrecisionRecallAtK(*curves, k=np.arange(1, values[0].shape[1] + 1))
+    curves = engine.aggregate(
+        rows, requests, average=average, zero_division=zero_division
+    ).values()
+    return PrecisionRecallAtK(*curves, k=np.arange(1, rows.values[0].shape[1] + 1))

@@ -21,40 +21,29 @@ true relevance, whatever the kind of model:
 
 from __future__ import annotations
 
-import difflib
-import re
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._metrics import (
-    METRIC_PARAM_DEFAULTS,
-    SPECS,
-    aggregate,
-    check_metric_params,
-    mean_of_rows,
-    per_row_values,
-)
-from ._registry import METRICS
-from ._validation import (
+from ._core import engine
+from ._core.registry import BY_FUNCTION_NAME, METRICS, PARAMS, scorer_name_forms
+from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
-    check_k,
     check_option,
     check_real,
     check_zero_division,
 )
 
 DEFAULT_RESPONSE_METHOD = ("decision_function", "predict_proba", "predict")
+_API_MODULE = "sklearn_rankk._api"
 
 _COMMON_DEFAULTS = {
     "ignore_ties": False,
     "zero_division": "warn",
     "relevance_threshold": 0,
 }
-_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
 
 
 def get_scorer_names():
@@ -76,37 +65,7 @@ def get_scorer_names():
     >>> "r_precision" in get_scorer_names()
     True
     """
-    with_k = [f"{name}@<k>" for name, info in METRICS.items() if info.needs_k]
-    alone = [name for name, info in METRICS.items() if info.allow_k_none]
-    return with_k + alone + [n for n, i in METRICS.items() if not i.needs_k]
-
-
-def _parse_name(name):
-    """``"ndcg@10"`` -> ("ndcg", 10); ``"map"`` -> ("map", None)."""
-    if not isinstance(name, str):
-        raise TypeError(f"A scorer name must be a string; got {name!r}.")
-    match = _NAME.match(name)
-    metric = match["metric"] if match else None
-    info = METRICS.get(metric)
-    if info is not None:
-        if match["k"] is None:
-            if info.allow_k_none or not info.needs_k:
-                return metric, None
-        elif info.needs_k:
-            k = int(match["k"])
-            if k >= 1:
-                return metric, k
-    forms = get_scorer_names()
-    if info is not None and match["k"] is None:
-        hint = f" {metric} needs a cut-off: use '{metric}@<k>', e.g. '{metric}@10'."
-    else:
-        concrete = [f.replace("<k>", "10") for f in forms]
-        close = difflib.get_close_matches(name.lower(), concrete, n=1, cutoff=0.5)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise ValueError(
-        f"Unknown scorer name {name!r}.{hint} Valid forms: {', '.join(forms)} "
-        f"(k a positive integer, e.g. 'ndcg@10')."
-    )
+    return scorer_name_forms()
 
 
 class RankingScorer:
@@ -234,60 +193,53 @@ class RankingScorer:
                 f"only sample_weight and qid are used."
             )
         if qid is not None:
-            y_score, labels = _document_scores(estimator, X, self.response_method), None
+            y_score, labels = document_scores(estimator, X, self.response_method), None
         else:
-            y_true, y_score, labels = _scores_for(
+            y_true, y_score, labels = scores_for(
                 estimator, X, y_true, self.response_method
             )
         return self._score(
             y_true, y_score, sample_weight=sample_weight, labels=labels, qid=qid
         )
 
-    def _row_values(
-        self, y_true, y_score, *, sample_weight=None, labels=None, qid=None
-    ):
-        """Every metric's value on every row, from one top-k pass.
+    @property
+    def requests(self):
+        """The engine requests of the scorer's metrics, in order."""
+        return [
+            engine.make_request(METRICS[metric], k, params)
+            for _, metric, k, params in self.metrics
+        ]
 
-        The internal entry point for reports, statistics and accumulators:
-        ``zero_division`` is applied (rows undefined under ``np.nan`` are
-        NaN), nothing is averaged.
+    @property
+    def keys(self):
+        """The names of the scorer's metrics, as given."""
+        return [key for key, *_ in self.metrics]
 
-        Returns
-        -------
-        rows : dict of str -> ndarray of shape (n_samples,)
-            Keyed like ``__call__``'s result.
-        sample_weight : ndarray of shape (n_samples,) or None
-            The validated sample weights.
-        """
-        requests = [(SPECS[m], k, params) for _, m, k, params in self.metrics]
-        values, undefined, weights = per_row_values(
-            requests,
+    @property
+    def options(self):
+        """The options shared by every metric, as the engine takes them."""
+        return {
+            "ignore_ties": self.ignore_ties,
+            "relevance_threshold": self.relevance_threshold,
+        }
+
+    def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
+        rows = engine.row_values(
+            self.requests,
             y_true,
             y_score,
             sample_weight=sample_weight,
-            ignore_ties=self.ignore_ties,
-            relevance_threshold=self.relevance_threshold,
             labels=labels,
             qid=qid,
+            **self.options,
         )
-        rows = {
-            key: aggregate(
-                v,
-                u,
-                sample_weight=weights,
-                average=None,
-                zero_division=self.zero_division,
-                metric=key,
-            )
-            for (key, *_), v, u in zip(self.metrics, values, undefined)
-        }
-        return rows, weights
-
-    def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
-        rows, weights = self._row_values(
-            y_true, y_score, sample_weight=sample_weight, labels=labels, qid=qid
+        scores = engine.aggregate(
+            rows,
+            self.requests,
+            average="mean",
+            zero_division=self.zero_division,
+            keys=self.keys,
         )
-        scores = {key: mean_of_rows(v, weights) for key, v in rows.items()}
         if self.return_dict:
             return scores
         return next(iter(scores.values()))
@@ -300,7 +252,7 @@ def _check_common(kwargs):
     for key, value in kwargs.items():
         if key in _COMMON_DEFAULTS:
             common[key] = value
-        elif key in METRIC_PARAM_DEFAULTS:
+        elif key in PARAMS:
             metric_params[key] = value
         elif key == "average":
             check_option(value, "average", AVERAGE_OPTIONS[:1])
@@ -314,19 +266,12 @@ def _check_common(kwargs):
     return common, metric_params
 
 
-def _metric_entry(key, metric, k, metric_params):
-    spec = SPECS[metric]
-    wanted = {p: metric_params.get(p, METRIC_PARAM_DEFAULTS[p]) for p in spec.params}
-    extra = set(metric_params) - set(spec.params)
-    if extra:
-        raise TypeError(
-            f"{sorted(extra)} do not apply to {metric!r}; it takes "
-            f"{list(spec.params) or 'no metric-specific parameters'}."
-        )
-    return (key, metric, k, check_metric_params(spec, wanted))
+def _entry(key, request):
+    """A scorer's description of one metric: (key, name, k, parameters)."""
+    return (key, request.metric.name, request.k, request.options)
 
 
-def _check_response_method(response_method):
+def check_response_method(response_method):
     methods = (
         (response_method,) if isinstance(response_method, str) else response_method
     )
@@ -388,7 +333,7 @@ default=("decision_function", "predict_proba", "predict")
     """
     if isinstance(scoring, RankingScorer):
         return scoring
-    _check_response_method(response_method)
+    check_response_method(response_method)
     common, metric_params = _check_common(kwargs)
     names = [scoring] if isinstance(scoring, str) else scoring
     if not isinstance(names, (list, tuple)) or not names:
@@ -398,14 +343,8 @@ default=("decision_function", "predict_proba", "predict")
         )
     if len(set(names)) != len(names):
         raise ValueError(f"Duplicate scorer names in {list(names)}.")
-    entries = []
-    for name in names:
-        metric, k = _parse_name(name)
-        usable = {p: v for p, v in metric_params.items() if p in SPECS[metric].params}
-        entries.append(_metric_entry(name, metric, k, usable))
-    unused = set(metric_params) - {p for _, m, _, _ in entries for p in SPECS[m].params}
-    if unused:
-        raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
+    requests = engine.requests_for_names(names, metric_params)
+    entries = [_entry(name, r) for name, r in zip(names, requests)]
     shown = repr(scoring if isinstance(scoring, str) else list(scoring))
     if response_method != DEFAULT_RESPONSE_METHOD:
         kwargs = {"response_method": response_method, **kwargs}
@@ -418,8 +357,16 @@ default=("decision_function", "predict_proba", "predict")
     )
 
 
+class _DefaultK(int):
+    """The default ``k`` of :func:`make_ranking_scorer`: 10, told apart from
+    an explicit 10 (R-precision takes no ``k`` at all)."""
+
+
+_DEFAULT_K = _DefaultK(10)
+
+
 def make_ranking_scorer(
-    score_func, *, response_method=DEFAULT_RESPONSE_METHOD, k=10, **kwargs
+    score_func, *, response_method=DEFAULT_RESPONSE_METHOD, k=_DEFAULT_K, **kwargs
 ):
     """A scorer from one of this package's metric functions and its options.
 
@@ -431,7 +378,8 @@ def make_ranking_scorer(
 default=("decision_function", "predict_proba", "predict")
         Estimator method(s) giving the scores, the first available is used.
     k : int or None, default=10
-        Cut-off (ignored by ``r_precision_score``).
+        Cut-off. ``r_precision_score`` has none: passing ``k`` with it is an
+        error.
     **kwargs
         The metric's other keyword arguments (``denominator``, ``gain``,
         ``ignore_ties``, ``zero_division``, ...).
@@ -447,26 +395,32 @@ default=("decision_function", "predict_proba", "predict")
     >>> make_ranking_scorer(map_at_k_score, k=20, denominator="min")
     make_ranking_scorer(map_at_k_score, k=20, denominator='min')
     """
-    info = next((i for i in METRICS.values() if i.function is score_func), None)
-    if info is None:
+    metric = BY_FUNCTION_NAME.get(getattr(score_func, "__name__", None))
+    if metric is None or getattr(score_func, "__module__", None) != _API_MODULE:
         raise TypeError(
             f"make_ranking_scorer takes one of sklearn_rankk's metric functions; "
             f"got {score_func!r}. For other metrics use sklearn.metrics.make_scorer."
         )
-    _check_response_method(response_method)
+    check_response_method(response_method)
     common, metric_params = _check_common(kwargs)
-    if info.needs_k:
-        k = check_k(k, allow_none=info.allow_k_none, metric=score_func.__name__)
+    if metric.needs_k:
         shown = {"k": k, **kwargs}
+    elif k is not _DEFAULT_K:
+        raise TypeError(
+            f"{metric.function_name} has no cut-off k (it cuts each row at its "
+            f"number of relevant items); got k={k!r}."
+        )
     else:
         k, shown = None, dict(kwargs)
+    request = engine.make_request(metric, k, metric_params, caller=metric.function_name)
+    if metric.needs_k:
+        shown["k"] = request.k
     if response_method != DEFAULT_RESPONSE_METHOD:
         shown = {"response_method": response_method, **shown}
-    key = info.name if k is None else f"{info.name}@{k}"
     return RankingScorer(
-        [_metric_entry(key, info.name, k, metric_params)],
+        [_entry(metric.scorer_name(request.k), request)],
         response_method=response_method,
-        rebuild=f"make_ranking_scorer({score_func.__name__}{_format_kwargs(shown)})",
+        rebuild=f"make_ranking_scorer({metric.function_name}{_format_kwargs(shown)})",
         **common,
     )
 
@@ -513,7 +467,7 @@ def _positive_class_scores(outputs, estimator):
     return np.column_stack(columns)
 
 
-def _document_scores(estimator, X, response_method):
+def document_scores(estimator, X, response_method):
     """One score per document (flat learning-to-rank data with qid)."""
     method, raw = _response(estimator, X, response_method)
     y_score = np.asarray(raw)
@@ -527,7 +481,7 @@ def _document_scores(estimator, X, response_method):
     return y_score
 
 
-def _scores_for(estimator, X, y_true, response_method):
+def scores_for(estimator, X, y_true, response_method):
     """(y_true, y_score, labels) ready for the metrics."""
     method, raw = _response(estimator, X, response_method)
     y_arr = y_true if sp.issparse(y_true) else np.asarray(y_true)

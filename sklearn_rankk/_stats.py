@@ -3,7 +3,7 @@
 A ranking metric is a mean over rows (queries, users), so its uncertainty and
 the comparison of two models are questions about the per-row values. Every
 function here takes those values from the engine (a scorer name through
-``get_scorer(name)._row_values``, or a metric function with
+the engine's ``row_values`` for a scorer name, or a metric function with
 ``average=None``) and hands them to :mod:`scipy.stats`:
 
 * :func:`confidence_interval`: the interval of a metric's mean (bootstrap BCa
@@ -28,6 +28,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from inspect import signature
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,10 +36,11 @@ from scipy import special, stats
 from sklearn.utils import check_random_state
 
 from ._api import precision_at_k_score
-from ._report import random_ranking_scores
+from ._core import engine
+from ._core.inputs import group_by_qid, random_ranking_scores
+from ._core.ranking import iter_blocks
+from ._core.validation import check_k, check_option, check_real, check_y_score
 from ._scorer import RankingScorer, get_scorer
-from ._topk import iter_blocks
-from ._validation import check_k, check_option, check_real, check_y_score
 
 __all__ = [
     "MetricInterval",
@@ -114,6 +116,29 @@ class MetricInterval:
     n_samples: int
 
 
+class ConfidenceInterval(NamedTuple):
+    """Bounds of a confidence interval, as scipy's ``ConfidenceInterval``.
+
+    Parameters
+    ----------
+    low : float
+        Lower bound (``-inf`` for a one-sided "less" interval).
+    high : float
+        Upper bound (``inf`` for a one-sided "greater" interval).
+
+    Examples
+    --------
+    >>> from sklearn_rankk._stats import ConfidenceInterval
+    >>> interval = ConfidenceInterval(0.25, 0.75)
+    >>> interval.low, interval.high
+    (0.25, 0.75)
+    >>> low, high = interval
+    """
+
+    low: float
+    high: float
+
+
 @dataclass(frozen=True)
 class PairedTestResult:
     """Two models compared on the same rows; the result of :func:`paired_test`.
@@ -141,10 +166,11 @@ class PairedTestResult:
         difference for "randomization".
     pvalue : float
         The p-value.
-    confidence_interval : tuple of float
-        ``(low, high)`` for the difference of means: Student t for "t", a
-        percentile bootstrap of the mean difference otherwise. One-sided
-        alternatives give a one-sided interval, as in scipy.
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` for the difference of means, a named tuple with
+        ``low`` and ``high`` like scipy's ``ConfidenceInterval``: Student t
+        for "t", a percentile bootstrap of the mean difference otherwise.
+        One-sided alternatives give a one-sided interval, as in scipy.
     confidence_level : float
         Level of ``confidence_interval``.
     n_samples : int
@@ -167,6 +193,8 @@ class PairedTestResult:
     (1.7321, 0.1817, 0.866)
     >>> [round(bound, 4) for bound in res.confidence_interval]
     [-0.4187, 1.4187]
+    >>> round(res.confidence_interval.low, 4)
+    -0.4187
     """
 
     metric: str
@@ -456,15 +484,19 @@ def _row_function(metric, metric_kwargs):
             )
     if isinstance(metric, (str, RankingScorer)):
         scorer = get_scorer(metric, **kwargs)
-        key = scorer.metrics[0][0]
+        requests, key = scorer.requests, scorer.keys[0]
         if isinstance(metric, RankingScorer):
             label = repr(metric)
         else:
             label = f"{metric}({_format_kwargs(kwargs)})" if kwargs else metric
 
         def rows(y_true, y_score):
-            values, _ = scorer._row_values(y_true, y_score, **inputs)
-            return values[key]
+            values = engine.row_values(
+                requests, y_true, y_score, **scorer.options, **inputs
+            )
+            return engine.with_undefined(
+                values, requests, scorer.zero_division, keys=[key]
+            )[key]
 
         return label, rows
     if not callable(metric):
@@ -815,7 +847,7 @@ def _paired(a, b, *, label, method, alternative, confidence_level, n_resamples, 
         effect_size_name="rank_biserial" if method == "wilcoxon" else "cohen_dz",
         statistic=float(statistic),
         pvalue=float(pvalue),
-        confidence_interval=(float(interval[0]), float(interval[1])),
+        confidence_interval=ConfidenceInterval(float(interval[0]), float(interval[1])),
         confidence_level=confidence_level,
         n_samples=n,
     )
@@ -1146,6 +1178,7 @@ def precision_at_k_random_variance(
     distribution="hypergeometric",
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     """Variance of each row's precision@k under a uniformly random ranking.
 
@@ -1181,6 +1214,9 @@ array-like of shape (n_samples,)
         An item is relevant when ``y_true > relevance_threshold``.
     labels : array-like of shape (n_items,), default=None
         Class of each column, with 1-D ``y_true``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, with 1-D ``y_true`` and ``y_score`` (flat
+        learning-to-rank data): each query is one row.
 
     Returns
     -------
@@ -1204,6 +1240,10 @@ array-like of shape (n_samples,)
     ... ).round(4)  # 0.2 * 0.8 / 2
     array([0.08])
     """
+    if qid is not None:
+        y_true, y_score, _ = group_by_qid(
+            y_true, y_score, qid, None, labels=labels, threshold=relevance_threshold
+        )
     return _random_precision_moments(
         y_true,
         y_score,
@@ -1224,6 +1264,7 @@ def random_baseline_test(
     ignore_ties=False,
     relevance_threshold=0,
     labels=None,
+    qid=None,
 ):
     """Test whether a model's mean precision@k beats a random ranking.
 
@@ -1255,6 +1296,9 @@ array-like of shape (n_samples,)
         An item is relevant when ``y_true > relevance_threshold``.
     labels : array-like of shape (n_items,), default=None
         Class of each column, with 1-D ``y_true``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, with 1-D ``y_true`` and ``y_score`` (flat
+        learning-to-rank data): each query is one row.
 
     Returns
     -------
@@ -1288,6 +1332,10 @@ array-like of shape (n_samples,)
     0.837
     """
     alternative = check_option(alternative, "alternative", ALTERNATIVES)
+    if qid is not None:  # one row per query
+        y_true, y_score, _ = group_by_qid(
+            y_true, y_score, qid, None, labels=labels, threshold=relevance_threshold
+        )
     expected, var = _random_precision_moments(
         y_true,
         y_score,

@@ -12,22 +12,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import helpers
 import numpy as np
 import pytest
 
-from sklearn_rankk._cli import evaluate, main, parse_measure
+from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
-TREC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
-TREC_DIR = TREC_DIR / "trec_eval"
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "map_cut", "success"]  # fmt: skip
 
 
 def trec_file(name):
-    path = TREC_DIR / name
-    if not path.is_file():
-        pytest.skip(f"trec_eval regression file {path} not found")
-    return str(path)
+    return str(helpers.trec_file(name))
 
 
 def run_main(capsys, *argv):

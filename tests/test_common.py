@@ -1,23 +1,69 @@
-"""Invariants that every metric of the registry must satisfy."""
+"""Every metric of the registry: its oracle, and the invariants it must satisfy.
 
+The test functions are parametrized over the registry, so a new metric is
+checked by every test here as soon as it has an entry in the registry and an
+oracle in ``helpers.ORACLES``:
+
+* the brute-force permutation oracle (every ordering of tied items, see
+  ``helpers``), on small, heavily tied random inputs with corner cases, for
+  every option, tie mode, threshold and ``zero_division``;
+* invariants: row order, joint column permutation, sample weights as row
+  repetition, strictly monotone transforms of the scores, bounds, perfect
+  rankings, float32, sparse and pandas inputs, the float return type.
+"""
+
+import itertools
+import math
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import (
+    ATOL,
+    FUNCS,
+    NEG_INF,
+    ORACLE_UNDEFINED,
+    ORACLES,
+    RTOL,
+    configurations,
+    fill_undefined,
+    oracle,
+    oracle_row,
+    random_case,
+    rankings,
+    row_values,
+    weighted_mean,
+)
+from helpers import call as call_with
 from sklearn.exceptions import UndefinedMetricWarning
 
-from sklearn_rankk._registry import METRICS
+import sklearn_rankk
+from sklearn_rankk._core.registry import METRICS
 
 ALL = sorted(METRICS)
 
 
 def call(name, y_true, y_score, k=3, **kwargs):
-    info = METRICS[name]
-    if info.needs_k:
+    if METRICS[name].needs_k:
         kwargs["k"] = k
     kwargs.setdefault("zero_division", 0.0)
-    return info.function(y_true, y_score, **kwargs)
+    return FUNCS[name](y_true, y_score, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# The registry itself
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_metric_has_an_oracle_and_a_public_function(name):
+    info = METRICS[name]
+    assert name in ORACLES, f"add the oracle of {name!r} to tests/helpers.py"
+    assert info.function_name in sklearn_rankk.__all__
+    # Rows with no relevant item follow zero_division exactly when the
+    # definition leaves the metric undefined there.
+    assert (info.empty_rows == "zero_division") == (name in ORACLE_UNDEFINED)
 
 
 def data(seed=0, n=30, m=9, ties=True, neg_inf=True):
@@ -186,9 +232,9 @@ def test_zero_division(name):
     y_score = np.array([[0.3, 0.2, 0.1], [0.1, 0.2, 0.3]])
     info = METRICS[name]
     kw = {"k": 2} if info.needs_k else {}
-    f = info.function
+    f = FUNCS[name]
     undefined_zero = f(y_true, y_score, zero_division=0.0, average=None, **kw)
-    if name in ("precision", "hit", "mrr", "dcg"):
+    if name not in ORACLE_UNDEFINED:
         # Defined as 0 on rows without relevant items: never warns.
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -218,3 +264,183 @@ def test_not_retrieved_items_sit_at_no_rank(name):
     assert call(name, y_true, y_score, k=3) == 0.0
     y_score_ranked = np.array([[-np.inf, 0.5, 0.1]])
     assert call(name, y_true, y_score_ranked, k=3) > 0.0
+
+
+# --------------------------------------------------------------------------
+# The brute-force oracle
+# --------------------------------------------------------------------------
+
+SEEDS = range(60)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("metric", ALL)
+def test_matches_bruteforce_oracle(metric, seed):
+    y_true, y_score, weights = random_case(seed)
+    for (k, params), ignore_ties, threshold in itertools.product(
+        configurations(metric), (False, True), (0, 1)
+    ):
+        expected = oracle(
+            metric,
+            y_true,
+            y_score,
+            ignore_ties=ignore_ties,
+            threshold=threshold,
+            k=k,
+            params=params,
+        )
+        common = dict(ignore_ties=ignore_ties, relevance_threshold=threshold)
+        for zero_division in (np.nan, 0.0, 1.0):
+            want = fill_undefined(expected, zero_division)
+            if metric not in ORACLE_UNDEFINED:
+                assert None not in expected
+            msg = (
+                f"{metric} k={k} {params} ignore_ties={ignore_ties} "
+                f"threshold={threshold} zero_division={zero_division}\n"
+                f"y_true={y_true.tolist()}\ny_score={y_score.tolist()}"
+            )
+            got = call_with(
+                metric,
+                y_true,
+                y_score,
+                k,
+                params,
+                average=None,
+                zero_division=zero_division,
+                **common,
+            )
+            assert isinstance(got, np.ndarray), msg
+            assert got.dtype == np.float64, msg
+            assert got.shape == (y_true.shape[0],), msg
+            np.testing.assert_allclose(
+                got, want, rtol=RTOL, atol=ATOL, equal_nan=True, err_msg=msg
+            )
+
+            got_mean = call_with(
+                metric,
+                y_true,
+                y_score,
+                k,
+                params,
+                sample_weight=weights,
+                zero_division=zero_division,
+                **common,
+            )
+            assert type(got_mean) is float, msg
+            np.testing.assert_allclose(
+                got_mean,
+                weighted_mean(want, weights),
+                rtol=RTOL,
+                atol=ATOL,
+                equal_nan=True,
+                err_msg=msg,
+            )
+
+
+@pytest.mark.parametrize("metric", ALL)
+def test_warn_matches_zero(metric):
+    """ "warn" gives the 0.0 values, and warns only for metrics that can be
+    undefined and only when some row is undefined."""
+    y_true, y_score, _ = random_case(7)
+    k, params = configurations(metric)[-1]
+    assert not y_true[0].any()
+    kwargs = dict(average=None, relevance_threshold=0)
+    want = call_with(metric, y_true, y_score, k, params, zero_division=0.0, **kwargs)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        got = call_with(metric, y_true, y_score, k, params, **kwargs)
+    undefined_warnings = [
+        w for w in record if issubclass(w.category, UndefinedMetricWarning)
+    ]
+    assert len(undefined_warnings) == (1 if metric in ORACLE_UNDEFINED else 0)
+    np.testing.assert_array_equal(got, want)
+
+    # No undefined row: no warning at all.
+    y_true_all = y_true.copy()
+    y_true_all[:, 0] = 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        call_with(metric, y_true_all, y_score, k, params, **kwargs)
+
+
+def test_oracle_sanity():
+    """The oracle itself on hand-checked values."""
+    # Two tied items, one relevant: P@1 = 1/2, MRR = (1 + 1/2) / 2.
+    kw = dict(ignore_ties=False, threshold=0, params={})
+    assert oracle_row("precision", [1.0, 1.0], [1, 0], k=1, **kw) == 0.5
+    assert oracle_row("mrr", [1.0, 1.0], [1, 0], k=None, **kw) == 0.75
+    # Not retrieved relevant item counts in |R| but is at no rank.
+    assert oracle_row("recall", [1.0, NEG_INF], [1, 1], k=5, **kw) == 0.5
+    assert oracle_row("precision", [1.0, NEG_INF], [1, 1], k=5, **kw) == 0.2
+    # AP "retrieved" is the mean of the per-ordering ratios.
+    # Items tied: [rel, rel, non] in 3! orders, k=2.
+    ap = oracle_row(
+        "map",
+        [0.0, 0.0, 0.0],
+        [1, 1, 0],
+        k=2,
+        ignore_ties=False,
+        threshold=0,
+        params={"denominator": "retrieved"},
+    )
+    # Over the 6 orderings the relevant ranks within the top 2 are {1, 2}
+    # twice (AP 1), {1} twice (AP 1) and {2} twice (AP 1/2).
+    assert ap == pytest.approx((2 * 1 + 2 * 1 + 2 * 0.5) / 6)
+    # DCG with exponential gain, hand computed.
+    dcg = oracle_row(
+        "dcg",
+        [0.1, 0.5, 0.2],
+        [3, 2, 0],
+        k=None,
+        ignore_ties=False,
+        threshold=0,
+        params={"gain": "exponential", "log_base": 2},
+    )
+    # ranks: grade 2 (gain 3), grade 0, grade 3 (gain 7) at rank 3.
+    assert dcg == pytest.approx(3 + 7 / math.log2(4))
+    assert len(rankings([1.0, 1.0, 2.0, 2.0, NEG_INF], False)) == 4
+    assert rankings([1.0, 2.0, 1.0, NEG_INF], True) == [(1, 0, 2)]
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_every_metric_in_one_pass_matches_the_oracle(seed, ignore_ties):
+    """One pass ranks each row as deep as its deepest request (R-precision
+    at |R|, k=None), and each metric reads only its own ranks: still the
+    oracle's values, tie groups crossing any cut-off included."""
+    y_true, y_score, _ = random_case(seed)
+    names = [
+        "precision@2",
+        "recall@1",
+        "f1@3",
+        "hit@2",
+        "mrr",
+        "map@2",
+        "map",
+        "dcg@3",
+        "ndcg@1",
+        "ndcg",
+        "r_precision",
+    ]
+    rows = row_values(
+        names, y_true, y_score, zero_division=np.nan, ignore_ties=ignore_ties
+    )
+    for name in names:
+        metric, _, k = name.partition("@")
+        params = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+        expected = oracle(
+            metric,
+            y_true,
+            y_score,
+            ignore_ties=ignore_ties,
+            threshold=0,
+            k=int(k) if k else None,
+            params=params,
+        )
+        np.testing.assert_allclose(
+            rows[name],
+            fill_undefined(expected, np.nan),
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=name,
+        )

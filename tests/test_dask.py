@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankk import (
+    RankingAccumulator,
     get_scorer,
     hit_at_k_score,
     map_at_k_score,
@@ -28,7 +29,6 @@ from sklearn_rankk import (
     ranking_report,
     recall_at_k_score,
 )
-from sklearn_rankk._accumulator import RankingAccumulator
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -212,7 +212,7 @@ def test_errors_name_the_input():
 
 
 def test_each_task_gets_whole_rows_of_one_block(monkeypatch):
-    import sklearn_rankk._dask as dask_module
+    import sklearn_rankk._parallel.dask_inputs as dask_module
 
     seen = []
     block_values = dask_module._block_values
@@ -236,7 +236,8 @@ def test_each_task_gets_whole_rows_of_one_block(monkeypatch):
 def test_blocks_run_the_kernel_on_one_thread_each(monkeypatch):
     # dask runs blocks in parallel: one OpenMP thread each, as distributed's
     # workers do; the caller's thread keeps its own setting.
-    from sklearn_rankk import _kernel, _topk
+    from sklearn_rankk._core import _kernel
+    from sklearn_rankk._core import ranking as _topk
 
     seen = []
     n_threads = _topk.n_threads

@@ -21,16 +21,21 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from helpers import FUNCS, fill_undefined, oracle, random_case, weighted_mean
 from sklearn.datasets import load_digits, make_multilabel_classification
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.model_selection import cross_val_score, cross_validate
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
-from test_bruteforce import FUNCS, fill_undefined, oracle, random_case, weighted_mean
 
-from sklearn_rankk import get_scorer, precision_at_k_score, recall_at_k_score
-from sklearn_rankk._display import RankingCurveDisplay
+from sklearn_rankk import (
+    RankingCurveDisplay,
+    get_scorer,
+    precision_at_k_score,
+    recall_at_k_score,
+)
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -133,7 +138,7 @@ def test_precision_recall_kind_plots_precision_against_recall():
     y_true, y_score = tie_free_case(7, n_items=12)
     precision, recall = brute_pr(y_true, y_score, 10)
     display = RankingCurveDisplay.from_predictions(
-        y_true, y_score, kind="precision_recall", name="model"
+        y_true, y_score, kind="precision_recall", k_max=10, name="model"
     )
     np.testing.assert_allclose(display.line_.get_xdata(), recall, rtol=RTOL)
     np.testing.assert_allclose(display.line_.get_ydata(), precision, rtol=RTOL)
@@ -336,7 +341,7 @@ def test_axis_labels_limits_and_legend(metric):
 def test_precision_recall_at_k_styles_and_legend():
     y_true, y_score = tie_free_case(8)
     precision, recall = brute_pr(y_true, y_score, 10)
-    display = RankingCurveDisplay.from_predictions(y_true, y_score, name="m")
+    display = RankingCurveDisplay.from_predictions(y_true, y_score, k_max=10, name="m")
     p_line, r_line = display.line_
     assert p_line.get_color() == r_line.get_color()
     assert (p_line.get_linestyle(), r_line.get_linestyle()) == ("-", "--")
@@ -423,7 +428,9 @@ def test_several_models_on_one_axes(digits, models):
 
 def test_plot_returns_self_and_redraws_on_new_axes():
     y_true, y_score = tie_free_case(3)
-    display = RankingCurveDisplay.from_predictions(y_true, y_score, kind="mrr")
+    display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, kind="mrr", k_max=10
+    )
     old_ax, old_line = display.ax_, display.line_
     fig, ax = plt.subplots()
     assert display.plot(ax=ax, name="again") is display
@@ -684,3 +691,73 @@ def test_matplotlib_is_imported_lazily():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_one_default_k_max_everywhere():
+    """The curve function and every display constructor share one default:
+    the whole row (k = 1 .. n_items)."""
+    import inspect
+
+    from sklearn_rankk import precision_recall_at_k_curve
+
+    defaults = {
+        func.__qualname__: inspect.signature(func).parameters["k_max"].default
+        for func in (
+            precision_recall_at_k_curve,
+            RankingCurveDisplay.from_predictions,
+            RankingCurveDisplay.from_estimator,
+            RankingCurveDisplay.from_cv_results,
+        )
+    }
+    assert set(defaults.values()) == {None}, defaults
+    y_true, y_score = tie_free_case(4, n_items=13)
+    display = RankingCurveDisplay.from_predictions(y_true, y_score)
+    curve = precision_recall_at_k_curve(y_true, y_score)
+    np.testing.assert_array_equal(display.k, curve.k)
+    np.testing.assert_array_equal(display.k, np.arange(1, 14))
+    np.testing.assert_allclose(display.precision, curve.precision, rtol=RTOL)
+    plt.close("all")
+
+
+def test_from_cv_results_takes_pandas_lists_and_sparse(digits):
+    """Fold rows are taken from any container cross_validate takes: a
+    DataFrame and Series (by position, whatever the index), a list of labels;
+    the curves equal those of the numpy arrays."""
+    pd = pytest.importorskip("pandas")
+    X, y = digits[1][:300], digits[3][:300]
+    cv_results = cross_validate(
+        GaussianNB(), X, y, cv=3, return_estimator=True, return_indices=True
+    )
+    expected = RankingCurveDisplay.from_cv_results(
+        cv_results, X, y, kind="ndcg", k_max=4
+    ).values
+    index = np.arange(300)[::-1] * 10  # positions, not labels, select the rows
+    for X_form, y_form in [
+        (pd.DataFrame(X, index=index), pd.Series(y, index=index)),
+        (X, y.tolist()),
+    ]:
+        got = RankingCurveDisplay.from_cv_results(
+            cv_results, X_form, y_form, kind="ndcg", k_max=4
+        ).values
+        for a, b in zip(got, expected):
+            np.testing.assert_allclose(a, b, rtol=RTOL)
+    plt.close("all")
+
+
+def test_fold_rows_of_every_container():
+    """The local replacement of sklearn's private ``_safe_indexing``."""
+    pd = pytest.importorskip("pandas")
+    from sklearn_rankk._display import _take_rows
+
+    X = np.arange(24.0).reshape(8, 3)
+    rows = np.array([5, 0, 7])
+    for form, back in [
+        (sp.csr_matrix(X), lambda x: x.toarray()),
+        (sp.csr_array(X), lambda x: x.toarray()),
+        (pd.DataFrame(X, index=list("abcdefgh")), lambda x: x.to_numpy()),
+        (X.tolist(), np.asarray),
+        (X, np.asarray),
+    ]:
+        np.testing.assert_array_equal(back(_take_rows(form, rows)), X[rows])
+    y = pd.Series(np.arange(8), index=np.arange(8)[::-1])
+    np.testing.assert_array_equal(_take_rows(y, rows), rows)

@@ -19,6 +19,7 @@ import itertools
 import math
 
 import numpy as np
+from helpers import FUNCS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -27,9 +28,7 @@ from sklearn_rankk import (
     dcg_at_k_score,
     f1_at_k_score,
     hit_at_k_score,
-    map_at_k_score,
     mrr_at_k_score,
-    ndcg_at_k_score,
     precision_at_k_score,
     r_precision_score,
     recall_at_k_score,
@@ -89,19 +88,19 @@ def n_relevant(y_true, threshold):
 
 # Every metric with a representative set of its own options.
 METRIC_CALLS = [
-    ("precision", precision_at_k_score, {}),
-    ("recall", recall_at_k_score, {}),
-    ("f1", f1_at_k_score, {}),
-    ("hit", hit_at_k_score, {}),
-    ("mrr", mrr_at_k_score, {}),
-    ("map", map_at_k_score, {"denominator": "relevant"}),
-    ("map", map_at_k_score, {"denominator": "min"}),
-    ("map", map_at_k_score, {"denominator": "retrieved"}),
-    ("dcg", dcg_at_k_score, {"gain": "linear"}),
-    ("dcg", dcg_at_k_score, {"gain": "exponential", "log_base": 10}),
-    ("ndcg", ndcg_at_k_score, {"gain": "linear"}),
-    ("ndcg", ndcg_at_k_score, {"gain": "exponential", "log_base": 3}),
-    ("r_precision", r_precision_score, {}),
+    ("precision", FUNCS["precision"], {}),
+    ("recall", FUNCS["recall"], {}),
+    ("f1", FUNCS["f1"], {}),
+    ("hit", FUNCS["hit"], {}),
+    ("mrr", FUNCS["mrr"], {}),
+    ("map", FUNCS["map"], {"denominator": "relevant"}),
+    ("map", FUNCS["map"], {"denominator": "min"}),
+    ("map", FUNCS["map"], {"denominator": "retrieved"}),
+    ("dcg", FUNCS["dcg"], {"gain": "linear"}),
+    ("dcg", FUNCS["dcg"], {"gain": "exponential", "log_base": 10}),
+    ("ndcg", FUNCS["ndcg"], {"gain": "linear"}),
+    ("ndcg", FUNCS["ndcg"], {"gain": "exponential", "log_base": 3}),
+    ("r_precision", FUNCS["r_precision"], {}),
 ]
 ALLOW_K_NONE = {"mrr", "map", "dcg", "ndcg"}
 

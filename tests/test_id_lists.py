@@ -12,20 +12,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from helpers import FUNCS, row_values
 
 from sklearn_rankk import (
-    dcg_at_k_score,
     f1_at_k_score,
-    get_scorer,
-    hit_at_k_score,
+    from_id_lists,
     map_at_k_score,
     mrr_at_k_score,
-    ndcg_at_k_score,
     precision_at_k_score,
     r_precision_score,
     recall_at_k_score,
 )
-from sklearn_rankk._lists import from_id_lists
 
 # --------------------------------------------------------------------------
 # The seeds' production example (RankingMetrics, "wireless headphones")
@@ -200,17 +197,7 @@ def brute_force(relevant, ranked, k):
     }
 
 
-FUNCTIONS = {
-    "precision": precision_at_k_score,
-    "recall": recall_at_k_score,
-    "f1": f1_at_k_score,
-    "hit": hit_at_k_score,
-    "mrr": mrr_at_k_score,
-    "map": map_at_k_score,
-    "dcg": dcg_at_k_score,
-    "ndcg": ndcg_at_k_score,
-    "r_precision": r_precision_score,
-}
+FUNCTIONS = FUNCS
 
 
 def random_queries(seed, n_queries=25, graded=True):
@@ -264,13 +251,12 @@ def test_padding_changes_nothing():
     y_true, y_score = from_id_lists(relevant, ranked)
     names = ["precision@3", "recall@5", "f1@5", "hit@2", "mrr", "map", "map@4",
              "dcg@3", "ndcg", "ndcg@5", "r_precision"]  # fmt: skip
-    scorer = get_scorer(names, zero_division=np.nan)
-    rows, _ = scorer._row_values(y_true, y_score)
+    rows = row_values(names, y_true, y_score, zero_division=np.nan)
     widths = []
     for i, q in enumerate(ranked):
         one_true, one_score = from_id_lists([relevant[q]], [ranked[q]])
         widths.append(one_true.shape[1])
-        single, _ = scorer._row_values(one_true, one_score)
+        single = row_values(names, one_true, one_score, zero_division=np.nan)
         for name in names:
             np.testing.assert_array_equal(single[name], rows[name][i : i + 1])
     assert min(widths) < y_true.shape[1]  # some rows are padded
@@ -299,9 +285,7 @@ def test_pytrec_eval_agrees():
         names.update({f"P_{k}": f"precision@{k}", f"recall_{k}": f"recall@{k}",
                       f"ndcg_cut_{k}": f"ndcg@{k}", f"map_cut_{k}": f"map@{k}",
                       f"success_{k}": f"hit@{k}"})  # fmt: skip
-    rows, _ = get_scorer(sorted(set(names.values())), zero_division=0.0)._row_values(
-        y_true, y_score
-    )
+    rows = row_values(sorted(set(names.values())), y_true, y_score, zero_division=0.0)
     for trec_name, ours in names.items():
         expected = [results[q][trec_name] for q in qids]
         np.testing.assert_allclose(

@@ -14,8 +14,9 @@ import pytest
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from sklearn_rankk import _topk, num_threads
-from sklearn_rankk._topk import RelevanceSource, n_threads, rank_block
+from sklearn_rankk import num_threads
+from sklearn_rankk._core import ranking as _topk
+from sklearn_rankk._core.ranking import RelevanceSource, n_threads, rank_block
 
 
 def reference_top_k(scores, K):
@@ -234,7 +235,7 @@ def test_no_oversubscription_in_joblib_workers():
 
 
 def test_kernel_checks_its_arguments():
-    from sklearn_rankk import _kernel
+    from sklearn_rankk._core import _kernel
 
     scores, y = np.zeros((2, 5)), np.zeros((2, 5), dtype=np.uint8)
     row_k = np.full(2, 2, dtype=np.int64)

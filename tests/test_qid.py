@@ -17,11 +17,11 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
+from helpers import FUNCS, configurations, oracle_row, row_values
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import ndcg_score
 from sklearn.model_selection import GridSearchCV, GroupKFold, cross_validate
-from test_bruteforce import FUNCS, configurations, oracle_row
 
 from sklearn_rankk import (
     get_scorer,
@@ -144,13 +144,13 @@ def test_any_hashable_qid_rows_in_order_of_first_appearance(qid):
     y_score = [0.9, 0.1, 0.8, 0.5, 0.7, 0.3]
     # groups: first {0,2,5}: top-1 relevant; second {1,4}: top-1 = doc 4
     # (relevant); third {3}: relevant.
-    got = get_scorer("precision@1")._row_values(y_true, y_score, qid=qid)[0]
+    got = row_values(["precision@1"], y_true, y_score, qid=qid)
     np.testing.assert_array_equal(got["precision@1"], [1.0, 1.0, 1.0])
-    p2 = get_scorer("precision@2")._row_values(y_true, y_score, qid=qid)[0]
+    p2 = row_values(["precision@2"], y_true, y_score, qid=qid)
     np.testing.assert_array_equal(p2["precision@2"], [0.5, 0.5, 0.5])
-    r = get_scorer("recall@1", zero_division=np.nan)._row_values(
-        [0, 1, 1, 1, 0, 1], y_score, qid=qid
-    )[0]["recall@1"]
+    r = row_values(
+        ["recall@1"], [0, 1, 1, 1, 0, 1], y_score, qid=qid, zero_division=np.nan
+    )["recall@1"]
     np.testing.assert_array_equal(r, [0.0, 0.0, 1.0])  # ranks 0.9 first: not rel.
 
 
@@ -474,3 +474,70 @@ def test_statistics_take_qid():
         assert result.pvalue == pytest.approx(expected.pvalue, rel=1e-10)
     ci = confidence_interval(y_true, a, metric="ndcg@3", qid=qid, method="t")
     assert ci.mean == pytest.approx(np.nan_to_num(rows_a).mean(), rel=1e-12)
+
+
+def test_display_accumulator_and_random_baseline_take_qid():
+    """qid= reaches every public entry point: the display, the accumulator
+    and the random-baseline statistics equal their matrix-form calls."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from sklearn_rankk import (
+        RankingAccumulator,
+        RankingCurveDisplay,
+        precision_at_k_random_variance,
+        random_baseline_test,
+    )
+
+    y_true, y_score, qid = flat_case(4, n_docs=120)
+    Y, S, _ = to_matrix(y_true, y_score, qid)
+    for kind in ("precision_recall_at_k", "ndcg"):
+        flat = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, kind=kind, zero_division=0.0
+        )
+        matrix = RankingCurveDisplay.from_predictions(
+            Y, S, kind=kind, zero_division=0.0
+        )
+        np.testing.assert_array_equal(flat.k, np.arange(1, Y.shape[1] + 1))
+        for attr in ("precision", "recall", "values", "random_values"):
+            a, b = getattr(flat, attr), getattr(matrix, attr)
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_array_equal(a, b)
+    plt.close("all")
+
+    # The accumulator: batches of whole queries.
+    acc = RankingAccumulator(["ndcg@3", "recall@5"], zero_division=0.0)
+    first = np.isin(qid, np.unique(qid)[:2])
+    acc.update(y_true[first], y_score[first], qid=qid[first])
+    acc.update(y_true[~first], y_score[~first], qid=qid[~first])
+    assert acc.n_samples_ == Y.shape[0]
+    assert acc.result()["ndcg@3"] == pytest.approx(
+        ndcg_at_k_score(Y, S, k=3, zero_division=0.0), rel=1e-12
+    )
+
+    expected = random_baseline_test(Y, S, k=3)
+    got = random_baseline_test(y_true, y_score, k=3, qid=qid)
+    assert got == expected
+    np.testing.assert_array_equal(
+        precision_at_k_random_variance(y_true, y_score, k=3, qid=qid),
+        precision_at_k_random_variance(Y, S, k=3),
+    )
+
+
+def test_accumulator_qid_weights_are_per_query():
+    from sklearn_rankk import RankingAccumulator
+
+    y_true, y_score, qid = flat_case(5, n_docs=60)
+    Y, S, ids = to_matrix(y_true, y_score, qid)
+    query_weight = {q: float(i + 1) for i, q in enumerate(ids)}
+    w = np.array([query_weight[q] for q in qid])
+    acc = RankingAccumulator("precision@2").update(y_true, y_score, w, qid=qid)
+    precision_at_k_score = FUNCS["precision"]
+    expected = precision_at_k_score(
+        Y, S, k=2, sample_weight=[query_weight[q] for q in ids]
+    )
+    assert acc.result()["precision@2"] == pytest.approx(expected, rel=1e-12)
+    # A batch whose queries all weigh 0 is accepted, as without qid.
+    acc.update(y_true, y_score, np.zeros_like(w), qid=qid)
+    assert acc.result()["precision@2"] == pytest.approx(expected, rel=1e-12)

@@ -20,8 +20,8 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import FUNCS, oracle, random_case
 from sklearn.exceptions import UndefinedMetricWarning
-from test_bruteforce import FUNCS, oracle, random_case
 
 from sklearn_rankk import (
     PrecisionRecallAtK,

@@ -13,18 +13,18 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import FUNCS
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankk import (
+    RankingAccumulator,
     get_scorer,
     ndcg_at_k_score,
     precision_at_k_score,
     recall_at_k_score,
 )
-from sklearn_rankk._accumulator import RankingAccumulator
-from sklearn_rankk._metrics import SPECS
-from sklearn_rankk._registry import METRICS
-from sklearn_rankk._topk import BLOCK_CELLS
+from sklearn_rankk._core.ranking import BLOCK_CELLS
+from sklearn_rankk._core.registry import METRICS
 
 ALL_NAMES = [
     "precision@3",
@@ -242,13 +242,11 @@ def _one_shot(name, y_true, y_score, sample_weight, options):
     kwargs = {
         key: value
         for key, value in options.items()
-        if key in _COMMON or key in SPECS[metric].params
+        if key in _COMMON or key in METRICS[metric].param_names
     }
     if METRICS[metric].needs_k:
         kwargs["k"] = int(k) if k else None
-    return METRICS[metric].function(
-        y_true, y_score, sample_weight=sample_weight, **kwargs
-    )
+    return FUNCS[metric](y_true, y_score, sample_weight=sample_weight, **kwargs)
 
 
 _COMMON = ("zero_division", "ignore_ties", "relevance_threshold")
@@ -447,8 +445,8 @@ def test_accumulator_errors():
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 def test_random_baseline_of_a_memmap_is_read_by_blocks(tmp_path, dtype):
     from sklearn_rankk import random_baseline_test, ranking_report
-    from sklearn_rankk._report import random_ranking_scores
-    from sklearn_rankk._validation import is_row_sliceable
+    from sklearn_rankk._core.inputs import random_ranking_scores
+    from sklearn_rankk._core.validation import is_row_sliceable
 
     rng = np.random.default_rng(3)
     dense = rng.normal(size=(300, 50)).astype(dtype)

@@ -11,6 +11,7 @@ import pickle
 import numpy as np
 import pytest
 import sklearn
+from helpers import FUNCS as ALL_FUNCS
 from sklearn.base import clone
 from sklearn.datasets import load_digits, make_multilabel_classification
 from sklearn.ensemble import RandomForestClassifier
@@ -45,31 +46,19 @@ import sklearn_rankk
 from sklearn_rankk import (
     RankingScorer,
     dcg_at_k_score,
-    f1_at_k_score,
     get_scorer,
     get_scorer_names,
-    hit_at_k_score,
     make_ranking_scorer,
     map_at_k_score,
-    mrr_at_k_score,
     ndcg_at_k_score,
     precision_at_k_score,
     r_precision_score,
-    recall_at_k_score,
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
-FUNCS = {
-    "precision": precision_at_k_score,
-    "recall": recall_at_k_score,
-    "f1": f1_at_k_score,
-    "hit": hit_at_k_score,
-    "mrr": mrr_at_k_score,
-    "map": map_at_k_score,
-    "dcg": dcg_at_k_score,
-    "ndcg": ndcg_at_k_score,
-}
+# The metrics with a cut-off k.
+FUNCS = {name: f for name, f in ALL_FUNCS.items() if name != "r_precision"}
 K_NONE_OK = ["mrr", "map", "dcg", "ndcg"]
 NAMES = [
     "precision@2",
@@ -1109,4 +1098,17 @@ def test_grid_search_ndcg_picks_a_different_model_than_accuracy():
             k=5,
             labels=by_ndcg.best_estimator_.classes_,
         )
+    )
+
+
+def test_make_ranking_scorer_rejects_k_for_r_precision():
+    # R-precision cuts each row at its own |R|: a k would be silently lost.
+    for k in (5, 10, None):
+        with pytest.raises(TypeError, match="r_precision_score has no cut-off k"):
+            make_ranking_scorer(r_precision_score, k=k)
+    scorer = make_ranking_scorer(r_precision_score)
+    assert repr(scorer) == "make_ranking_scorer(r_precision_score)"
+    # The default k=10 still reaches the metrics that have a cut-off.
+    assert repr(make_ranking_scorer(map_at_k_score)) == (
+        "make_ranking_scorer(map_at_k_score, k=10)"
     )

@@ -406,6 +406,9 @@ def test_paired_t_matches_scipy(alternative):
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
     assert res.confidence_interval == pytest.approx((ci.low, ci.high), rel=1e-9)
+    # Named like scipy's ConfidenceInterval: low and high.
+    assert res.confidence_interval.low == pytest.approx(ci.low, rel=1e-9)
+    assert res.confidence_interval.high == pytest.approx(ci.high, rel=1e-9)
     assert res.effect_size == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
     assert res.effect_size_name == "cohen_dz"
     assert (res.method, res.alternative, res.n_samples) == ("t", alternative, 40)

@@ -2,8 +2,8 @@
 
 Two sources of truth:
 
-1. trec_eval's own regression files (``shared/conformance/trec_eval``, copied
-   from usnistgov/trec_eval ``test/``): ``qrels.test``, ``qrels.rel_level`` and
+1. trec_eval's own regression files (``tests/data/trec_eval``, copied from
+   usnistgov/trec_eval ``test/``): ``qrels.test``, ``qrels.rel_level`` and
    ``results.test`` are turned into score matrices and every measure this
    package computes is checked, per topic and on the ``all`` line, against
    ``out.test.aq`` and ``out.test.aql`` (values printed with four decimals).
@@ -36,10 +36,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import TREC_DIR
 
 from sklearn_rankk import (
     hit_at_k_score,
@@ -50,9 +50,6 @@ from sklearn_rankk import (
     r_precision_score,
     recall_at_k_score,
 )
-
-SHARED_DIR = Path(__file__).resolve().parents[1].parent / "shared"
-TREC_DIR = SHARED_DIR / "conformance" / "trec_eval"
 
 # trec_eval prints "%.4f": a correct value is within half a unit of the last
 # printed digit, plus a hair for the binary representation of the printout.
@@ -81,11 +78,6 @@ REGRESSION_MEASURES = (
 
 
 def _trec_dir():
-    if not TREC_DIR.is_dir():
-        pytest.skip(
-            f"trec_eval regression files not found at {TREC_DIR} (the shared/ "
-            "folder must sit beside the repository root)"
-        )
     return TREC_DIR
 
 

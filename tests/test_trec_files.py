@@ -10,33 +10,23 @@ documents, negative grades and queries missing on either side.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import row_values, trec_file
 
 from sklearn_rankk import (
-    get_scorer,
+    from_trec,
     hit_at_k_score,
     map_at_k_score,
     mrr_at_k_score,
     ndcg_at_k_score,
     precision_at_k_score,
     r_precision_score,
+    read_trec_qrels,
+    read_trec_run,
     recall_at_k_score,
 )
-from sklearn_rankk._trec import from_trec, read_trec_qrels, read_trec_run
-
-TREC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
-TREC_DIR = TREC_DIR / "trec_eval"
-
-
-def trec_file(name):
-    path = TREC_DIR / name
-    if not path.is_file():
-        pytest.skip(f"trec_eval regression file {path} not found")
-    return path
-
 
 # --------------------------------------------------------------------------
 # Readers
@@ -173,17 +163,19 @@ def test_padding_changes_nothing():
              "map@10", "r_precision"]  # fmt: skip
     widths = set()
     for ignore_ties in (False, True):
-        binary = get_scorer(names, zero_division=np.nan, ignore_ties=ignore_ties)
-        graded = get_scorer(["dcg@5", "ndcg", "ndcg@10"], zero_division=np.nan,
-                            ignore_ties=ignore_ties)  # fmt: skip
-        full = {**binary._row_values(y_true, y_score)[0],
-                **graded._row_values(np.maximum(y_true, 0), y_score)[0]}  # fmt: skip
+        options = {"zero_division": np.nan, "ignore_ties": ignore_ties}
+
+        def all_values(t, s, options=options):
+            graded = ["dcg@5", "ndcg", "ndcg@10"]
+            return {**row_values(names, t, s, **options),
+                    **row_values(graded, np.maximum(t, 0), s, **options)}  # fmt: skip
+
+        full = all_values(y_true, y_score)
         for i, qid in enumerate(qids):
             one = {qid: run[qid]} if qid in run else {}
             t, s, _ = from_trec({qid: qrels[qid]}, one, complete=True)
             widths.add(t.shape[1])
-            single = {**binary._row_values(t, s)[0],
-                      **graded._row_values(np.maximum(t, 0), s)[0]}  # fmt: skip
+            single = all_values(t, s)
             for name, values in single.items():
                 np.testing.assert_array_equal(values, full[name][i : i + 1], name)
     assert min(widths) < y_true.shape[1]

@@ -62,7 +62,7 @@ def _describe(x):
     return f"{type(x).__name__} {x!r}"
 
 
-def _as_array(x, name):
+def as_array(x, name):
     """Array from a list, numpy array, pandas object or sparse matrix."""
     if x is None:
         raise ValueError(f"{name} is required, got None.")
@@ -97,7 +97,7 @@ def _as_array(x, name):
         ) from exc
 
 
-def _check_numeric_dtype(x, name):
+def check_numeric_dtype(x, name):
     kind = x.dtype.kind
     if kind == "c":
         raise TypeError(f"{name} must be real numbers; got complex dtype {x.dtype}.")
@@ -135,14 +135,14 @@ def check_y_score(y_score):
     """
     lazy = is_row_sliceable(y_score)
     if not lazy:
-        y_score = _as_array(y_score, "y_score")
+        y_score = as_array(y_score, "y_score")
     if sp.issparse(y_score):
         _check_sparse_2d(y_score, "y_score")
         y_score = _canonical_csr(y_score)
         values = y_score.data
     else:
         values = y_score
-    _check_numeric_dtype(y_score, "y_score")
+    check_numeric_dtype(y_score, "y_score")
     if y_score.ndim != 2:
         raise ValueError(
             f"y_score must be a 2-D array of shape (n_samples, n_items); got "
@@ -170,7 +170,7 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
     one-hot CSR matrix whose columns are ``labels`` (or the sorted unique
     labels of ``y_true``), as in :func:`sklearn.metrics.top_k_accuracy_score`.
     """
-    y_true = _as_array(y_true, "y_true")
+    y_true = as_array(y_true, "y_true")
     if not sp.issparse(y_true) and y_true.ndim == 1:
         return _labels_to_csr(y_true, y_score_shape, labels)
     if labels is not None:
@@ -184,7 +184,7 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
         values = y_true.data
     else:
         values = y_true
-    _check_numeric_dtype(y_true, "y_true")
+    check_numeric_dtype(y_true, "y_true")
     if y_true.ndim != 2:
         raise ValueError(
             f"y_true must be 2-D relevance of shape (n_samples, n_items), or "
@@ -287,10 +287,10 @@ def check_exponential_gain(y_true, threshold):
 def check_sample_weight(sample_weight, n_samples):
     if sample_weight is None:
         return None
-    w = _as_array(sample_weight, "sample_weight")
+    w = as_array(sample_weight, "sample_weight")
     if sp.issparse(w):
         raise TypeError("sample_weight must be a dense 1-D array.")
-    _check_numeric_dtype(w, "sample_weight")
+    check_numeric_dtype(w, "sample_weight")
     if w.ndim != 1:
         raise ValueError(f"sample_weight must be 1-D; got shape {w.shape}.")
     if w.shape[0] != n_samples:
@@ -391,124 +391,3 @@ def as_float64_exact(block):
     if kind == "f":
         ranks[block == -np.inf] = -np.inf
     return ranks
-
-
-def _flat(x, name):
-    """A 1-D dense array of per-document values (qid form)."""
-    x = _as_array(x, name)
-    if sp.issparse(x):
-        raise TypeError(f"With qid, {name} must be a dense 1-D array, not sparse.")
-    if x.ndim != 1:
-        raise ValueError(
-            f"With qid, {name} must be 1-D (one value per document); got shape "
-            f"{x.shape}."
-        )
-    return x
-
-
-def _as_qid(qid):
-    """Query ids as an array, one id per entry, never coerced."""
-    if isinstance(qid, (list, tuple)) and (
-        any(isinstance(q, tuple) for q in qid) or len({type(q) for q in qid}) > 1
-    ):
-        # Tuples are ids, and mixed types are not coerced (numpy would turn
-        # [1, "1", nan] into the strings "1", "1", "nan").
-        out = np.empty(len(qid), dtype=object)
-        out[:] = qid
-        return out
-    return qid
-
-
-def _is_missing(value):
-    """None, NaN, NaT or pandas.NA."""
-    if value is None or type(value).__name__ == "NAType":
-        return True
-    try:
-        return bool(value != value)  # NaN and NaT are not equal to themselves
-    except (TypeError, ValueError):
-        return False
-
-
-def _qid_codes(qid):
-    """Group number of every document, numbered by first appearance."""
-    missing = "qid has missing values ({}); every document needs a query id."
-    if qid.dtype.kind == "f" and np.isnan(qid).any():
-        raise ValueError(missing.format("NaN"))
-    if qid.dtype.kind in "mM" and np.isnat(qid).any():
-        raise ValueError(missing.format("NaT"))
-    if qid.dtype.kind == "O":
-        first = {}
-        try:
-            codes = [first.setdefault(q, len(first)) for q in qid.tolist()]
-        except TypeError as exc:
-            raise TypeError(f"qid values must be hashable: {exc}") from None
-        absent = [q for q in first if _is_missing(q)]
-        if absent:
-            raise ValueError(missing.format(repr(absent[0])))
-        return np.asarray(codes, dtype=np.intp), len(first)
-    _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
-    order = np.empty_like(first)
-    order[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
-    return order[inverse.reshape(-1)], first.shape[0]
-
-
-def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
-    """Flat per-document data -> one row per query.
-
-    Each query's documents fill its row in their original order; shorter
-    rows are padded with score ``-inf`` (not retrieved) and relevance 0,
-    which changes no metric. Returns ``(y_true, y_score, sample_weight)``:
-    CSR relevance, a dense score matrix and one weight per query.
-    """
-    if any(is_dask(x) for x in (y_true, y_score, qid)):
-        raise TypeError(
-            "qid is not supported with dask inputs; give the score matrix with "
-            "one row per query instead."
-        )
-    if labels is not None:
-        raise ValueError(
-            "labels and qid cannot be combined: with qid, y_true holds the "
-            "relevance of each document, not class labels."
-        )
-    if check_real(threshold, "relevance_threshold") < 0:
-        raise ValueError(
-            f"relevance_threshold must be >= 0 with qid; got {threshold}. Shorter "
-            f"queries are padded with items of relevance 0, which a negative "
-            f"threshold would count as relevant."
-        )
-    y_score = _flat(y_score, "y_score")
-    _check_numeric_dtype(y_score, "y_score")
-    y_true = _flat(y_true, "y_true")
-    _check_numeric_dtype(y_true, "y_true")
-    qid = _flat(_as_qid(qid), "qid")
-    n = y_score.shape[0]
-    if n == 0:
-        raise ValueError("y_score is empty: no documents.")
-    for x, name in ((y_true, "y_true"), (qid, "qid")):
-        if x.shape[0] != n:
-            raise ValueError(
-                f"{name} has {x.shape[0]} entries but y_score has {n}; with qid "
-                f"there is one entry per document in each."
-            )
-    codes, n_groups = _qid_codes(qid)
-    order = np.argsort(codes, kind="stable")
-    sizes = np.bincount(codes, minlength=n_groups)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    position = np.empty(n, dtype=np.intp)
-    position[order] = np.arange(n) - starts[codes[order]]
-    shape = (n_groups, int(sizes.max()))
-    if y_score.dtype.kind != "f" or y_score.dtype.itemsize > 8:
-        y_score = as_float64_exact(y_score)  # integers beyond 2**53 stay ordered
-    scores = np.full(shape, -np.inf, dtype=y_score.dtype)
-    scores[codes, position] = y_score
-    relevance = sp.csr_matrix((y_true, (codes, position)), shape=shape)
-    if sample_weight is not None:
-        w = check_sample_weight(sample_weight, n)
-        group_w = w[order[starts]]  # the weight of each query's first document
-        if not np.array_equal(group_w[codes], w):
-            raise ValueError(
-                "With qid, sample_weight gives one weight per document and must "
-                "be constant within each query (the query's weight)."
-            )
-        sample_weight = group_w
-    return relevance, scores, sample_weight

@@ -15,58 +15,34 @@ import textwrap
 
 import numpy as np
 
-from ._metrics import aggregate
-from ._registry import METRICS
-from ._scorer import get_scorer, get_scorer_names
-from ._trec import from_trec, read_trec_qrels, read_trec_run
-from ._validation import check_option
+from .._core import engine
+from .._core.registry import (
+    TREC_EVAL_NAMES,
+    TREC_EVAL_NICKNAMES,
+    metric_for_alias,
+    parse_scorer_name,
+    scorer_name_forms,
+)
+from .._core.validation import check_option
+from .trec import from_trec, read_trec_qrels, read_trec_run
 
-# trec_eval's measures with a cut-off -> the package's metric.
-TREC_CUTOFF_MEASURES = {
-    "P": "precision",
-    "recall": "recall",
-    "ndcg_cut": "ndcg",
-    "map_cut": "map",
-    "success": "hit",
-}
-# trec_eval's measures of the whole ranking -> the package's metric.
-TREC_WHOLE_MEASURES = {
-    "map": "map",
-    "ndcg": "ndcg",
-    "recip_rank": "mrr",
-    "Rprec": "r_precision",
-}
-# trec_eval's default cut-offs when a family is named alone ("-m P").
-_DEFAULT_CUTOFFS = {"success": (1, 5, 10)}
-_STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-# trec_eval's nicknames, restricted to the measures computed here, in
-# trec_eval's order.
-NICKNAMES = {
-    "official": ["map", "Rprec", "recip_rank", "P"],
-    "all_trec": [
-        "map",
-        "Rprec",
-        "recip_rank",
-        "P",
-        "recall",
-        "ndcg",
-        "ndcg_cut",
-        "map_cut",
-        "success",
-    ],
-}
-_TREC_CUT_NAME = re.compile(r"(P|recall|ndcg_cut|map_cut|success)_([1-9][0-9]*)")
-_P_ALIAS = re.compile(r"P@([1-9][0-9]*)")
+# trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
+# its measures of the whole ranking (map, ndcg, recip_rank, Rprec).
+_CUTOFF = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if cut}
+_WHOLE = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if not cut}
+_TREC_CUT_NAME = re.compile(rf"({'|'.join(_CUTOFF)})_([1-9][0-9]*)")
+_ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
 
 TREC_FORMS = (
-    "P_<k>, recall_<k>, ndcg_cut_<k>, map_cut_<k>, success_<k>, map, ndcg, "
-    "recip_rank, Rprec; '<family>.<k1>,<k2>,...' and a family alone (P, recall, "
-    "ndcg_cut, map_cut, success: trec_eval's default cut-offs); the nicknames "
-    "official and all_trec (their measures computed here); P@<k> for "
-    "precision@<k>"
+    f"{', '.join(f'{name}_<k>' for name in _CUTOFF)}, {', '.join(_WHOLE)}; "
+    f"'<family>.<k1>,<k2>,...' and a family alone ({', '.join(_CUTOFF)}: "
+    f"trec_eval's default cut-offs); the nicknames "
+    f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
+    f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
+    f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
 )
 MEASURE_FORMS = (
-    f"scorer names ({', '.join(get_scorer_names())}) or trec_eval's names "
+    f"scorer names ({', '.join(scorer_name_forms())}) or trec_eval's names "
     f"({TREC_FORMS})."
 )
 
@@ -75,37 +51,41 @@ def parse_measure(text):
     """A ``-m`` argument -> ``[(label, metric, k), ...]``.
 
     ``label`` is what the output shows: the name as given, or trec_eval's
-    ``P_5`` for each cut-off of ``P.5,10`` or ``P``.
+    ``P_5`` for each cut-off of ``P.5,10`` or ``P``; ``metric`` is the
+    package's name of the metric.
     """
-    if text in NICKNAMES:
-        return [m for name in NICKNAMES[text] for m in parse_measure(name)]
+    return [(label, metric.name, k) for label, metric, k in _parse(text)]
+
+
+def _parse(text):
+    """As :func:`parse_measure`, with the registry entries."""
+    if text in TREC_EVAL_NICKNAMES:
+        return [m for name in TREC_EVAL_NICKNAMES[text] for m in _parse(name)]
     family, dot, params = text.partition(".")
-    if dot or family in TREC_CUTOFF_MEASURES:
-        if family not in TREC_CUTOFF_MEASURES:
+    if dot or family in _CUTOFF:
+        if family not in _CUTOFF:
             raise ValueError(
                 f"Unknown measure {text!r}: only trec_eval's cut-off measures "
-                f"({', '.join(TREC_CUTOFF_MEASURES)}) take parameters here."
+                f"({', '.join(_CUTOFF)}) take parameters here."
             )
-        cutoffs = params.split(",") if dot else None
-        if cutoffs is None:
-            cutoffs = _DEFAULT_CUTOFFS.get(family, _STANDARD_CUTOFFS)
-        elif not all(re.fullmatch(r"[1-9][0-9]*", k) for k in cutoffs):
+        metric = _CUTOFF[family]
+        cutoffs = params.split(",") if dot else metric.trec_eval_cutoffs
+        if dot and not all(re.fullmatch(r"[1-9][0-9]*", k) for k in cutoffs):
             raise ValueError(
                 f"Bad cut-offs in measure {text!r}: expected positive integers "
                 f"separated by commas, e.g. {family}.5,10."
             )
-        metric = TREC_CUTOFF_MEASURES[family]
         return [(f"{family}_{int(k)}", metric, int(k)) for k in cutoffs]
-    if text in TREC_WHOLE_MEASURES:
-        return [(text, TREC_WHOLE_MEASURES[text], None)]
+    if text in _WHOLE:
+        return [(text, _WHOLE[text], None)]
     match = _TREC_CUT_NAME.fullmatch(text)
     if match:
-        return [(text, TREC_CUTOFF_MEASURES[match[1]], int(match[2]))]
-    match = _P_ALIAS.fullmatch(text)
-    if match:
-        return [(text, "precision", int(match[1]))]
+        return [(text, _CUTOFF[match[1]], int(match[2]))]
+    match = _ALIAS_AT_K.fullmatch(text)
+    if match and metric_for_alias(match[1]) is not None:
+        return [(text, metric_for_alias(match[1]), int(match[2]))]
     try:
-        (_, metric, k, _), *_ = get_scorer(text).metrics
+        metric, k = parse_scorer_name(text)
     except ValueError as exc:
         raise ValueError(f"{exc} trec_eval's names work too: {TREC_FORMS}.") from None
     return [(text, metric, k)]
@@ -141,26 +121,30 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     check_option(ties, "ties", ("trec_eval", "average"))
     wanted = {}
     for text in measures:
-        for label, metric, k in parse_measure(text):
-            wanted.setdefault(label, (metric, k))
+        for label, metric, k in _parse(text):
+            wanted.setdefault(label, engine.make_request(metric, k))
     y_true, y_score, qids = from_trec(qrels, run, complete=complete)
-    common = {"ignore_ties": ties == "trec_eval", "zero_division": 0.0}
-    keys = {
-        label: metric if k is None else f"{metric}@{k}"
-        for label, (metric, k) in wanted.items()
-    }
-    graded = sorted(
-        {key for label, key in keys.items() if METRICS[wanted[label][0]].graded}
-    )
-    binary = sorted(set(keys.values()) - set(graded))
-    rows = {}
-    if binary:
-        scorer = get_scorer(binary, relevance_threshold=level - 1, **common)
-        rows.update(scorer._row_values(y_true, y_score)[0])
-    if graded:
-        scorer = get_scorer(graded, **common)
-        rows.update(scorer._row_values(np.maximum(y_true, 0), y_score)[0])
-    return qids, {label: rows[key] for label, key in keys.items()}
+    ignore_ties = ties == "trec_eval"
+    values = {}
+    # Binary measures count grades >= level; graded ones take every positive
+    # grade as gain, negative grades as 0.
+    for graded, relevance, threshold in (
+        (False, y_true, level - 1),
+        (True, np.maximum(y_true, 0), 0),
+    ):
+        requests = list({r: None for r in wanted.values() if r.metric.graded == graded})
+        if requests:
+            rows = engine.row_values(
+                requests,
+                relevance,
+                y_score,
+                ignore_ties=ignore_ties,
+                relevance_threshold=threshold,
+            )
+            values.update(
+                zip(requests, engine.with_undefined(rows, requests, 0.0).values())
+            )
+    return qids, {label: values[r] for label, r in wanted.items()}
 
 
 def _paragraphs(*texts):
@@ -261,7 +245,7 @@ def main(argv=None):
     Examples
     --------
     >>> import os, tempfile
-    >>> from sklearn_rankk._cli import main
+    >>> from sklearn_rankk._io.cli import main
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     qrels = os.path.join(folder, "qrels")
     ...     run = os.path.join(folder, "run")
@@ -316,15 +300,7 @@ def main(argv=None):
             for label, rows in values.items():
                 out.write(f"{label:<22}\t{qid}\t{rows[i]:6.4f}\n")
     if not args.nosummary:
-        no_undefined = np.zeros(len(qids), dtype=bool)
         for label, rows in values.items():
-            mean = aggregate(
-                rows,
-                no_undefined,
-                sample_weight=None,
-                average="mean",
-                zero_division=0.0,
-                metric=label,
-            )
+            mean = engine.mean_of_rows(rows, None)
             out.write(f"{label:<22}\tall\t{mean:6.4f}\n")
     return 0

@@ -1,17 +1,18 @@
 """Dask inputs: per-row metric values computed block by block on the workers.
 
-:func:`sklearn_rankk._metrics.per_row_values` sends here any call where
+:func:`sklearn_rankk._core.engine.row_values` sends here any call where
 ``y_true``, ``y_score`` or ``sample_weight`` is a dask collection. Every
 metric is a weighted mean of independent per-row values, so the work splits
 by rows: ``y_score`` is rechunked so that each block holds whole rows (all
 columns in one chunk), ``y_true`` gets the same row chunks, and each block is
-evaluated where it lives by the in-memory :func:`per_row_values` (the
-compiled kernel), which also validates it (NaN, negative grades, ...). Only
+evaluated where it lives by the in-memory ``row_values`` (the compiled
+kernel), which also validates it (NaN, negative grades, ...). Only
 the per-row values (a few floats a row) come back to the client, where the
 caller aggregates them exactly as for in-memory inputs, so the result is the
 same float. Nothing materialises the whole matrix on one worker.
 
-dask is imported only here, and this module only when a dask input is seen.
+dask itself is imported only here, and only when a dask input is seen; this
+module registers itself with the engine when the package is imported.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import functools
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import (
-    _as_array,
+from .._core import engine
+from .._core.validation import (
+    as_array,
     check_bool,
     check_real,
     check_sample_weight,
@@ -42,7 +44,7 @@ def per_row_values_dask(
     relevance_threshold=0,
     labels=None,
 ):
-    """Same contract as :func:`sklearn_rankk._metrics.per_row_values`.
+    """Same contract as :func:`sklearn_rankk._core.engine.row_values`.
 
     ``y_true`` and ``y_score`` may be dask arrays (``y_true`` with dense or
     scipy.sparse chunks, or 1-D class labels), dask DataFrames, or in-memory
@@ -50,8 +52,6 @@ def per_row_values_dask(
     Series. Returns numpy arrays on the client.
     """
     import dask
-
-    from ._metrics import per_row_values
 
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     threshold = check_real(relevance_threshold, "relevance_threshold")
@@ -61,7 +61,7 @@ def per_row_values_dask(
         y_true, sample_weight = (
             x.compute() if is_dask(x) else x for x in (y_true, sample_weight)
         )
-        return per_row_values(
+        return engine.row_values(
             requests,
             y_true,
             y_score,
@@ -97,7 +97,7 @@ def per_row_values_dask(
     undefined = [
         np.concatenate([r[1][i] for r in results]) for i in range(len(requests))
     ]
-    return values, undefined, sample_weight
+    return engine.Rows(values, undefined, sample_weight, n_items)
 
 
 def _block_values(requests, y_true, y_score, labels, options):
@@ -107,13 +107,9 @@ def _block_values(requests, y_true, y_score, labels, options):
     thread, as distributed's workers do (``OMP_NUM_THREADS=1``); a count set
     with :func:`sklearn_rankk.set_num_threads` still wins.
     """
-    from ._metrics import per_row_values
-
     with _openmp_controller().limit(limits=1, user_api="openmp"):
-        values, undefined, _ = per_row_values(
-            requests, y_true, y_score, labels=labels, **options
-        )
-    return values, undefined
+        rows = engine.row_values(requests, y_true, y_score, labels=labels, **options)
+    return rows.values, rows.undefined
 
 
 @functools.cache
@@ -151,7 +147,7 @@ def _aligned_y_true(y_true, shape, row_chunks):
     if is_dask(y_true):  # values are checked block by block, on the workers
         y_true = _dask_array(y_true, "y_true")
     else:
-        y_true = _as_array(y_true, "y_true")
+        y_true = as_array(y_true, "y_true")
         if sp.issparse(y_true) and not sp.isspmatrix_csr(y_true):
             y_true = y_true.tocsr()  # row slicing; a new matrix
     if y_true.ndim not in (1, 2):
@@ -191,3 +187,10 @@ def _global_labels(y_true, labels, n_items):
     # per column of y_score.
     check_y_true(classes, (classes.shape[0], n_items), graded=False)
     return classes
+
+
+def _any_dask(y_true, y_score, sample_weight):
+    return any(is_dask(x) for x in (y_true, y_score, sample_weight))
+
+
+engine.register_backend(_any_dask, per_row_values_dask)

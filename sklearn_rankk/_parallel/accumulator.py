@@ -16,9 +16,10 @@ import math
 
 import numpy as np
 
-from ._metrics import SPECS, per_row_values, undefined_fill
-from ._scorer import get_scorer
-from ._validation import check_sample_weight, is_dask
+from .._core import engine
+from .._core.inputs import group_by_qid
+from .._core.validation import check_sample_weight, is_dask
+from .._scorer import get_scorer
 
 # Per metric: exact sums (lists of partials) and the undefined count.
 _SUMS = ("value", "weight", "undefined_weight")
@@ -100,7 +101,7 @@ class RankingAccumulator:
     def __repr__(self):
         return repr(self._scorer).replace("get_scorer(", "RankingAccumulator(", 1)
 
-    def update(self, y_true, y_score, sample_weight=None, *, labels=None):
+    def update(self, y_true, y_score, sample_weight=None, *, labels=None, qid=None):
         """Add a batch of rows.
 
         Parameters
@@ -116,6 +117,12 @@ array-like of shape (n_rows,)
             weigh 0 in all its rows; the total over all batches may not.
         labels : array-like of shape (n_items,), default=None
             The class of each column, for 1-D ``y_true``.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each document, for flat learning-to-rank data: then
+            ``y_true``, ``y_score`` and ``sample_weight`` are 1-D, one value
+            per document, and each query of the batch is one row (its
+            weight constant within it). A query must not be split between
+            batches.
 
         Returns
         -------
@@ -123,15 +130,28 @@ array-like of shape (n_rows,)
             The accumulator, updated in place.
         """
         scorer = self._scorer
-        requests = [(SPECS[m], k, params) for _, m, k, params in scorer.metrics]
-        values, undefined, _ = per_row_values(
-            requests,
-            y_true,
-            y_score,
-            ignore_ties=scorer.ignore_ties,
-            relevance_threshold=scorer.relevance_threshold,
-            labels=labels,
+        if is_dask(sample_weight):
+            sample_weight = sample_weight.compute()
+        if qid is not None:  # one row per query, one weight per query
+            positive = sample_weight is not None and np.any(
+                np.asarray(sample_weight) != 0
+            )
+            y_true, y_score, query_weights = group_by_qid(
+                y_true,
+                y_score,
+                qid,
+                sample_weight if positive else None,
+                labels=labels,
+                threshold=scorer.relevance_threshold,
+            )
+            if sample_weight is not None:
+                sample_weight = (
+                    query_weights if positive else np.zeros(y_score.shape[0])
+                )
+        rows = engine.row_values(
+            scorer.requests, y_true, y_score, labels=labels, **scorer.options
         )
+        values, undefined = rows.values, rows.undefined
         n_rows = values[0].shape[0]
         if sample_weight is None:
             weights = np.ones(n_rows)
@@ -197,8 +217,8 @@ array-like of shape (n_rows,)
                     "sample_weight must have at least one positive weight "
                     "over all the rows."
                 )
-            fill = undefined_fill(
-                self._scorer.zero_division, state["n_undefined"], self.n_samples_, key
+            fill = engine.fill_undefined(
+                self._scorer.zero_division, {key: state["n_undefined"]}, self.n_samples_
             )
             if np.isnan(fill):  # undefined rows are left out of the mean
                 numerator, denominator = state["value"], state["weight"]
@@ -228,8 +248,6 @@ array-like of shape (n_rows,)
 def _batch_weights(sample_weight, n_rows):
     """The batch's weights, checked as one call checks them, except that a
     batch may weigh 0 in all its rows (the total is checked by result)."""
-    if is_dask(sample_weight):
-        sample_weight = sample_weight.compute()
     try:
         return check_sample_weight(sample_weight, n_rows)
     except ValueError:

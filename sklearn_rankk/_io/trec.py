@@ -26,7 +26,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._lists import check_finite, row_grades, to_matrices
+from .lists import check_finite, row_grades, to_matrices
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 

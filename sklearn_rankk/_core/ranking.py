@@ -1,7 +1,7 @@
 """The top-k kernel's Python side: blocks of rows in, rankings out.
 
 :func:`rank_block` hands a block of rows to the compiled kernel
-(:mod:`sklearn_rankk._kernel`, the only place where rows are ranked) and
+(:mod:`sklearn_rankk._core._kernel`, the only place where rows are ranked) and
 wraps what it returns in a :class:`Ranked`: the ``K`` best items of every row
 in rank order (score descending, ties by ascending column index), the tie
 structure the exact tie-aware metrics need (for every rank, where its tie
@@ -27,8 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _kernel
-from ._validation import as_float64_exact as _as_float64
-from ._validation import check_y_score, is_row_sliceable
+from .validation import as_float64_exact, check_y_score, is_row_sliceable
 
 #: Number of matrix cells (rows x columns) per block: a block holds
 #: ``max(1, BLOCK_CELLS // n_columns)`` rows. The kernel's outputs are a few
@@ -141,7 +140,7 @@ def _dense_block(x, rows, dtypes, check=None):
     if block.dtype == np.bool_ and np.dtype("u1") in dtypes:
         block = block.view(np.uint8)
     elif block.dtype not in dtypes:
-        block = _as_float64(block)
+        block = as_float64_exact(block)
     # Rows contiguous in memory (a copy of this block only if they are not).
     return np.ascontiguousarray(block)
 
@@ -239,7 +238,7 @@ class Ranked:
     @property
     def relevant(self):
         """Binary relevance of the item at each rank."""
-        return self._cached("rel", lambda: self.grade > self.threshold)
+        return self.cached("rel", lambda: self.grade > self.threshold)
 
     def gains(self, gain):
         """Gain of the item at each rank (0 at or below the threshold)."""
@@ -248,7 +247,7 @@ class Ranked:
             g = np.where(self.relevant, self.grade, 0.0)
             return g if gain == "linear" else np.exp2(g) - 1.0
 
-        return self._cached(("gain", gain), compute)
+        return self.cached(("gain", gain), compute)
 
     def ideal_gains(self, gain):
         """Gains of the ideal ranking's first K ranks."""
@@ -286,8 +285,8 @@ class Ranked:
         out = self.group_sum(at, tied_total) / self.gsize
         return np.where(self.valid, out, 0.0)
 
-    def _cached(self, key, compute):
-        # Several metrics of one pass share these: compute each once.
+    def cached(self, key, compute):
+        """``compute()``, once per ranking: metrics of one pass share it."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
@@ -296,7 +295,7 @@ class Ranked:
         """Relevant items in the tie group of each rank (whole row)."""
         if self._parent is not None:
             return self._parent.relevant_group_sum()[:, : self.k]
-        return self._cached(
+        return self.cached(
             "rel_group", lambda: self.group_sum(self.relevant, self.tied_relevant)
         )
 
@@ -304,7 +303,7 @@ class Ranked:
         """Expected relevance at each rank."""
         if self._parent is not None:
             return self._parent.expected_relevant()[:, : self.k]
-        return self._cached(
+        return self.cached(
             "rel_expected",
             lambda: np.where(self.valid, self.relevant_group_sum() / self.gsize, 0.0),
         )
@@ -314,7 +313,7 @@ class Ranked:
         if self._parent is not None:
             return self._parent.expected_gain(gain)[:, : self.k]
         tied = self.tied_gain if gain == "linear" else self.tied_gain_exp
-        return self._cached(
+        return self.cached(
             ("gain_expected", gain), lambda: self.expected(self.gains(gain), tied)
         )
 

@@ -1,0 +1,444 @@
+"""The engine: every public path computes its metrics through :func:`row_values`.
+
+Data flows one way: inputs (:mod:`.inputs`, :mod:`.validation`) -> the
+kernel's ranking of each block of rows (:mod:`.ranking`) -> the per-row
+formulas of the requested metrics (the registry's, :mod:`.formulas`) -> which
+rows are undefined (:func:`row_values`, from each metric's ``empty_rows``) ->
+what undefined rows are worth (:func:`fill_undefined`, the one place where
+``zero_division`` is applied) -> means (:func:`aggregate`, :func:`mean_of_rows`).
+
+Metric functions, scorers, reports, curves and displays, statistics, the
+streaming accumulator, Dask inputs and the command line all call
+:func:`row_values` with typed :class:`Request` objects.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from .inputs import group_by_qid
+from .ranking import RelevanceSource, iter_blocks, rank_block
+from .registry import PARAMS, parse_scorer_name
+from .validation import (
+    AVERAGE_OPTIONS,
+    check_bool,
+    check_exponential_gain,
+    check_inputs,
+    check_k,
+    check_option,
+    check_real,
+    check_zero_division,
+    is_dask,
+)
+
+# --------------------------------------------------------------------------
+# Requests
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Request:
+    """One metric at one cut-off, with its own parameters.
+
+    Build it with :func:`make_request`, which validates it.
+
+    Attributes
+    ----------
+    metric : Metric
+        The registry entry.
+    k : int or None
+        Cut-off; None for the whole row (and for R-precision, cut at |R|).
+        For a curve, the largest cut-off (None: the row length).
+    params : tuple of (str, object)
+        The metric's own parameters, validated, every one present.
+    curve : bool
+        Whether the request is for the value at every cut-off ``1 .. k``.
+    """
+
+    metric: object
+    k: int | None
+    params: tuple = ()
+    curve: bool = False
+
+    @property
+    def options(self):
+        return dict(self.params)
+
+    @property
+    def key(self):
+        """The scorer name (``"ndcg@10"``; ``"precision@k"`` for a curve)."""
+        if self.curve:
+            return f"{self.metric.name}@k"
+        return self.metric.scorer_name(self.k)
+
+
+def check_params(metric, params):
+    """The metric's own parameters, validated, defaults filled in.
+
+    ``params`` may hold only parameters of ``metric``.
+    """
+    extra = set(params) - set(metric.param_names)
+    if extra:
+        raise TypeError(
+            f"{sorted(extra)} do not apply to {metric.name!r}; it takes "
+            f"{list(metric.param_names) or 'no metric-specific parameters'}."
+        )
+    out = {}
+    for p in metric.params:
+        value = params.get(p.name, p.default)
+        if p.choices is not None:
+            value = check_option(value, p.name, p.choices)
+        else:
+            value = check_real(value, p.name, low=p.low, low_inclusive=False)
+        out[p.name] = value
+    return out
+
+
+def is_default_param(name, value):
+    """Whether ``value`` is the default of the metric parameter ``name``.
+
+    A caller that takes metric parameters for several metrics passes a
+    non-default value only to the metrics it applies to, and reports one
+    that applies to none of them.
+    """
+    default = PARAMS[name].default
+    return isinstance(value, type(default)) and value == default
+
+
+def make_request(metric, k=None, params=None, *, curve=False, caller=None):
+    """A validated :class:`Request`.
+
+    ``caller`` names the function in messages about ``k`` (the metric's
+    public function by default).
+    """
+    if metric.needs_k or curve:
+        k = check_k(
+            k,
+            allow_none=metric.allow_k_none or curve,
+            metric=caller or metric.function_name,
+            name="k_max" if curve else "k",
+        )
+    elif k is not None:
+        raise TypeError(
+            f"{metric.function_name} has no cut-off k (it cuts each row at its "
+            f"number of relevant items); got k={k!r}."
+        )
+    checked = check_params(metric, params or {})
+    return Request(metric, k, tuple(sorted(checked.items())), curve)
+
+
+def requests_for_names(names, metric_params):
+    """One :class:`Request` per scorer name (``"ndcg@10"``, ``"map"``).
+
+    Each metric parameter of ``metric_params`` goes to the metrics it
+    applies to; one that applies to none of them is an error.
+    """
+    requests = []
+    for name in names:
+        metric, k = parse_scorer_name(name)
+        own = {p: v for p, v in metric_params.items() if p in metric.param_names}
+        requests.append(make_request(metric, k, own))
+    unused = set(metric_params) - {p for r in requests for p in r.metric.param_names}
+    if unused:
+        raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
+    return requests
+
+
+# --------------------------------------------------------------------------
+# Per-row values
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Per-row values of several requests, from one top-k pass per block.
+
+    Attributes
+    ----------
+    values : list of ndarray
+        One per request: shape (n_samples,), or (n_samples, k) for a curve.
+    undefined : list of ndarray of bool, shape (n_samples,)
+        One per request: the rows whose value ``zero_division`` decides (the
+        metric has nothing to measure there, and its registry entry says such
+        rows are undefined).
+    sample_weight : ndarray of shape (n_samples,) or None
+        The validated sample weights (one per query with ``qid``).
+    n_items : int
+        Columns of the score matrix (the longest query with ``qid``).
+    """
+
+    values: list
+    undefined: list
+    sample_weight: np.ndarray | None
+    n_items: int
+
+
+_BACKENDS = []
+
+
+def register_backend(accepts, run):
+    """Send inputs for which ``accepts(y_true, y_score, sample_weight)`` is
+    true to ``run``, which has the signature and result of :func:`row_values`
+    (without ``qid``). The Dask support registers itself here."""
+    _BACKENDS.append((accepts, run))
+
+
+def row_values(
+    requests,
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    ignore_ties=False,
+    relevance_threshold=0,
+    labels=None,
+    qid=None,
+):
+    """Per-row values of several requests, from one top-k pass per block.
+
+    Parameters
+    ----------
+    requests : list of Request
+    y_true, y_score, sample_weight, ignore_ties, relevance_threshold, labels, qid
+        As the metric functions take them.
+
+    Returns
+    -------
+    rows : Rows
+    """
+    if qid is not None:
+        y_true, y_score, sample_weight = group_by_qid(
+            y_true,
+            y_score,
+            qid,
+            sample_weight,
+            labels=labels,
+            threshold=relevance_threshold,
+        )
+    for accepts, run in _BACKENDS:
+        if accepts(y_true, y_score, sample_weight):
+            return run(
+                requests,
+                y_true,
+                y_score,
+                sample_weight=sample_weight,
+                ignore_ties=ignore_ties,
+                relevance_threshold=relevance_threshold,
+                labels=labels,
+            )
+    if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
+        raise RuntimeError("dask inputs need sklearn_rankk._parallel, not imported")
+    ignore_ties = check_bool(ignore_ties, "ignore_ties")
+    threshold = check_real(relevance_threshold, "relevance_threshold")
+    graded = any(r.metric.graded for r in requests)
+    data = check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
+    exponential = any(r.options.get("gain") == "exponential" for r in requests)
+    if exponential:
+        check_exponential_gain(data.y_true, threshold)
+    n_samples, n_items = data.shape
+    values = [None] * len(requests)  # allocated on the first block's shapes
+    undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
+    source = RelevanceSource(data.y_true, threshold)
+    want_ideal = any(r.metric.needs_ideal for r in requests)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked
+        for rows in iter_blocks(n_samples, n_items):
+            n_rows = rows.stop - rows.start
+            # The cut-off of each request for each row of the block.
+            cuts = [
+                source.n_relevant(rows)
+                if r.metric.cut_is_n_relevant and not r.curve
+                else np.full(n_rows, min(n_items, r.k or n_items))
+                for r in requests
+            ]
+            # Each row is ranked as deep as its deepest cut-off needs.
+            row_k = np.clip(np.max(cuts, axis=0), 1, n_items)
+            ranked = rank_block(
+                source,
+                data.y_score,
+                rows,
+                row_k,
+                ignore_ties=ignore_ties,
+                want_ideal=want_ideal,
+                exponential=exponential,
+            )
+            for i, (request, cut) in enumerate(zip(requests, cuts)):
+                # Only the ranks this request counts (others may go deeper).
+                window = ranked.window(max(1, int(cut.max())))
+                v, empty = _evaluate(request, window, cut, n_items)
+                if not np.all(np.isfinite(v)):
+                    raise ValueError(
+                        f"{request.metric.name} overflowed float64 on some rows: "
+                        f"the gains of y_true are too large (use smaller grades "
+                        f"or gain='linear')."
+                    )
+                if values[i] is None:
+                    values[i] = np.empty((n_samples, *v.shape[1:]), dtype=np.float64)
+                values[i][rows] = v
+                if request.metric.empty_rows == "zero_division":
+                    undefined[i][rows] = empty
+    return Rows(values, undefined, data.sample_weight, n_items)
+
+
+def _evaluate(request, ranked, cut, n_items):
+    """The request's per-row values on a block's ranking, and its empty rows."""
+    metric, params = request.metric, request.options
+    if request.curve:
+        k_max = request.k or n_items
+        if metric.curve is not None:
+            return metric.curve(ranked, k_max, params)
+        columns = [
+            metric.formula(
+                ranked.window(max(1, min(k, n_items))), np.minimum(cut, k), k, params
+            )
+            for k in range(1, k_max + 1)
+        ]
+        # The empty rows do not depend on the cut-off.
+        return np.column_stack([v for v, _ in columns]), columns[0][1]
+    nominal_k = cut if metric.cut_is_n_relevant else (request.k or n_items)
+    return metric.formula(ranked, cut, nominal_k, params)
+
+
+# --------------------------------------------------------------------------
+# Undefined rows and aggregation
+# --------------------------------------------------------------------------
+
+
+def caller_stacklevel():
+    """``stacklevel`` pointing a warning at the first frame outside the package."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    frame, level = sys._getframe(1), 1  # the function that warns
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def fill_undefined(zero_division, counts, n_samples):
+    """The value of undefined rows: the one place ``zero_division`` is applied.
+
+    ``counts`` maps each metric's name to its number of undefined rows out of
+    ``n_samples``. ``"warn"`` gives 0.0 and one ``UndefinedMetricWarning``
+    for all of them, pointed at the user's line; ``np.nan`` leaves the rows
+    out of the mean; 0.0 and 1.0 are their value.
+    """
+    if zero_division != "warn":
+        return zero_division
+    by_count = {}
+    for metric, n_undefined in counts.items():
+        if n_undefined:
+            by_count.setdefault(n_undefined, []).append(metric)
+    if by_count:
+        parts = [
+            f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} ill-defined "
+            f"and set to 0.0 in {n_undefined} of {n_samples} samples"
+            for n_undefined, names in by_count.items()
+        ]
+        warnings.warn(
+            f"{'; '.join(parts)} with no relevant item. Use zero_division to "
+            f"control this behaviour.",
+            UndefinedMetricWarning,
+            stacklevel=caller_stacklevel(),
+        )
+    return 0.0
+
+
+def with_undefined(rows, requests, zero_division, keys=None, *, one_warning=False):
+    """Per-row values with ``zero_division`` applied.
+
+    Returns a dict key -> per-row values (the request's scorer name unless
+    ``keys`` are given), NaN where ``zero_division=np.nan`` leaves a row out.
+    ``"warn"`` warns once per metric with undefined rows, or once for all of
+    them with ``one_warning=True`` (a report).
+    """
+    keys = keys or [r.key for r in requests]
+    n_samples = rows.values[0].shape[0] if rows.values else 0
+    counts = {key: int(np.count_nonzero(u)) for key, u in zip(keys, rows.undefined)}
+    if one_warning:
+        fill = fill_undefined(zero_division, counts, n_samples)
+    out = {}
+    for key, v, u in zip(keys, rows.values, rows.undefined):
+        if counts[key]:
+            if not one_warning:
+                fill = fill_undefined(zero_division, {key: counts[key]}, n_samples)
+            v = v.copy()
+            v[u] = fill
+        out[key] = v
+    return out
+
+
+def mean_of_rows(values, weights):
+    """The (weighted) mean over rows of per-row values in which NaN marks the
+    rows left out (``zero_division=np.nan``); column by column for curves.
+
+    NaN if every row, or every positively weighted row, is left out.
+    """
+    keep = ~np.isnan(values)
+    if values.ndim > 1:  # a curve: undefined rows are undefined at every k
+        keep = keep[:, 0]
+    if np.all(keep):
+        kept, w = values, weights
+    else:
+        kept = values[keep]
+        w = None if weights is None else weights[keep]
+    if kept.shape[0] == 0 or (w is not None and not np.any(w > 0)):
+        mean = np.full(values.shape[1:], np.nan)
+    else:
+        mean = np.average(kept, axis=0, weights=w)
+    return float(mean) if mean.ndim == 0 else mean
+
+
+def aggregate(rows, requests, *, average, zero_division, keys=None):
+    """Each request's per-row values (``average=None``) or mean (``"mean"``)."""
+    values = with_undefined(rows, requests, zero_division, keys)
+    if average is None:
+        return values
+    return {key: mean_of_rows(v, rows.sample_weight) for key, v in values.items()}
+
+
+# --------------------------------------------------------------------------
+# The body of every metric function
+# --------------------------------------------------------------------------
+
+
+def score(
+    metric,
+    y_true,
+    y_score,
+    *,
+    k=None,
+    sample_weight=None,
+    average="mean",
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+    labels=None,
+    qid=None,
+    **params,
+):
+    """Validate, compute per-row values, aggregate: one metric function."""
+    request = make_request(metric, k, params)
+    average = check_option(average, "average", AVERAGE_OPTIONS)
+    zero_division = check_zero_division(zero_division)
+    rows = row_values(
+        [request],
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+        qid=qid,
+    )
+    (value,) = aggregate(
+        rows,
+        [request],
+        average=average,
+        zero_division=zero_division,
+        keys=[metric.function_name],
+    ).values()
+    return value

@@ -1,0 +1,219 @@
+"""Inputs as the kernel reads them: qid groups, class labels, baselines.
+
+* :func:`group_by_qid`: flat learning-to-rank data (one value per document
+  and a query id) -> one row per query.
+* :func:`random_ranking_scores`: the scores of a uniformly random ranking of
+  the same retrieved items (a constant score, ``-inf`` kept), from which the
+  tie-aware engine computes every metric's exact random baseline.
+* :func:`prepare`: every input form -> validated ``RankingInput``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .validation import (
+    as_array,
+    as_float64_exact,
+    check_inputs,
+    check_numeric_dtype,
+    check_real,
+    check_sample_weight,
+    check_y_score,
+    is_dask,
+)
+
+
+def prepare(y_true, y_score, sample_weight, *, labels, qid, threshold, graded):
+    """Validated inputs of any form: one row per query with ``qid``."""
+    if qid is not None:
+        y_true, y_score, sample_weight = group_by_qid(
+            y_true, y_score, qid, sample_weight, labels=labels, threshold=threshold
+        )
+    return check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
+
+
+# --------------------------------------------------------------------------
+# qid: flat learning-to-rank data
+# --------------------------------------------------------------------------
+
+
+def _flat(x, name):
+    """A 1-D dense array of per-document values (qid form)."""
+    x = as_array(x, name)
+    if sp.issparse(x):
+        raise TypeError(f"With qid, {name} must be a dense 1-D array, not sparse.")
+    if x.ndim != 1:
+        raise ValueError(
+            f"With qid, {name} must be 1-D (one value per document); got shape "
+            f"{x.shape}."
+        )
+    return x
+
+
+def _as_qid(qid):
+    """Query ids as an array, one id per entry, never coerced."""
+    if isinstance(qid, (list, tuple)) and (
+        any(isinstance(q, tuple) for q in qid) or len({type(q) for q in qid}) > 1
+    ):
+        # Tuples are ids, and mixed types are not coerced (numpy would turn
+        # [1, "1", nan] into the strings "1", "1", "nan").
+        out = np.empty(len(qid), dtype=object)
+        out[:] = qid
+        return out
+    return qid
+
+
+def _is_missing(value):
+    """None, NaN, NaT or pandas.NA."""
+    if value is None or type(value).__name__ == "NAType":
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT are not equal to themselves
+    except (TypeError, ValueError):
+        return False
+
+
+def _qid_codes(qid):
+    """Group number of every document, numbered by first appearance."""
+    missing = "qid has missing values ({}); every document needs a query id."
+    if qid.dtype.kind == "f" and np.isnan(qid).any():
+        raise ValueError(missing.format("NaN"))
+    if qid.dtype.kind in "mM" and np.isnat(qid).any():
+        raise ValueError(missing.format("NaT"))
+    if qid.dtype.kind == "O":
+        first = {}
+        try:
+            codes = [first.setdefault(q, len(first)) for q in qid.tolist()]
+        except TypeError as exc:
+            raise TypeError(f"qid values must be hashable: {exc}") from None
+        absent = [q for q in first if _is_missing(q)]
+        if absent:
+            raise ValueError(missing.format(repr(absent[0])))
+        return np.asarray(codes, dtype=np.intp), len(first)
+    _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
+    order = np.empty_like(first)
+    order[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
+    return order[inverse.reshape(-1)], first.shape[0]
+
+
+def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
+    """Flat per-document data -> one row per query.
+
+    Each query's documents fill its row in their original order; shorter
+    rows are padded with score ``-inf`` (not retrieved) and relevance 0,
+    which changes no metric. Returns ``(y_true, y_score, sample_weight)``:
+    CSR relevance, a dense score matrix and one weight per query.
+    """
+    if any(is_dask(x) for x in (y_true, y_score, qid)):
+        raise TypeError(
+            "qid is not supported with dask inputs; give the score matrix with "
+            "one row per query instead."
+        )
+    if labels is not None:
+        raise ValueError(
+            "labels and qid cannot be combined: with qid, y_true holds the "
+            "relevance of each document, not class labels."
+        )
+    if check_real(threshold, "relevance_threshold") < 0:
+        raise ValueError(
+            f"relevance_threshold must be >= 0 with qid; got {threshold}. Shorter "
+            f"queries are padded with items of relevance 0, which a negative "
+            f"threshold would count as relevant."
+        )
+    y_score = _flat(y_score, "y_score")
+    check_numeric_dtype(y_score, "y_score")
+    y_true = _flat(y_true, "y_true")
+    check_numeric_dtype(y_true, "y_true")
+    qid = _flat(_as_qid(qid), "qid")
+    n = y_score.shape[0]
+    if n == 0:
+        raise ValueError("y_score is empty: no documents.")
+    for x, name in ((y_true, "y_true"), (qid, "qid")):
+        if x.shape[0] != n:
+            raise ValueError(
+                f"{name} has {x.shape[0]} entries but y_score has {n}; with qid "
+                f"there is one entry per document in each."
+            )
+    codes, n_groups = _qid_codes(qid)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=n_groups)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    position = np.empty(n, dtype=np.intp)
+    position[order] = np.arange(n) - starts[codes[order]]
+    shape = (n_groups, int(sizes.max()))
+    if y_score.dtype.kind != "f" or y_score.dtype.itemsize > 8:
+        y_score = as_float64_exact(y_score)  # integers beyond 2**53 stay ordered
+    scores = np.full(shape, -np.inf, dtype=y_score.dtype)
+    scores[codes, position] = y_score
+    relevance = sp.csr_matrix((y_true, (codes, position)), shape=shape)
+    if sample_weight is not None:
+        w = check_sample_weight(sample_weight, n)
+        group_w = w[order[starts]]  # the weight of each query's first document
+        if not np.array_equal(group_w[codes], w):
+            raise ValueError(
+                "With qid, sample_weight gives one weight per document and must "
+                "be constant within each query (the query's weight)."
+            )
+        sample_weight = group_w
+    return relevance, scores, sample_weight
+
+
+# --------------------------------------------------------------------------
+# The random-ranking baseline
+# --------------------------------------------------------------------------
+
+
+def random_ranking_scores(y_score):
+    """A constant score for every retrieved item, ``-inf`` kept.
+
+    Every metric evaluated tie-aware on these scores is its exact
+    expectation under a uniformly random ranking of the retrieved items.
+    """
+    if is_dask(y_score):
+        return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
+    y_score = check_y_score(y_score)
+    if sp.issparse(y_score):
+        return _constant_scores(y_score)
+    # Dense scores (in memory or read by blocks): made one block at a time
+    # as the kernel reads them, never a second full matrix.
+    return _RowConstantScores(y_score)
+
+
+class _RowConstantScores:
+    """The constant scores of dense ``y_score`` (in memory, a memmap, ...),
+    made one block of rows at a time as the kernel reads them: never whole."""
+
+    dtype = np.dtype(np.float32)  # only 0 and -inf
+    ndim = 2
+
+    def __init__(self, y_score):
+        self._y_score = y_score
+        self.shape = tuple(y_score.shape)
+
+    def __getitem__(self, rows):
+        block = np.asarray(self._y_score[rows])
+        return np.where(np.isneginf(block), np.float32(-np.inf), np.float32(0))
+
+
+def _constant_scores(y_score):
+    if sp.issparse(y_score):
+        data = np.where(np.isneginf(y_score.data), -np.inf, 0.0)
+        return sp.csr_matrix(
+            (data, y_score.indices, y_score.indptr), shape=y_score.shape
+        )
+    y_score = np.asarray(y_score)
+    if y_score.dtype.kind != "f":
+        return np.zeros(y_score.shape, dtype=np.float32)
+    return np.where(np.isneginf(y_score), y_score.dtype.type(-np.inf), 0).astype(
+        y_score.dtype, copy=False
+    )
+
+
+def n_items(y_score):
+    """Columns of a score matrix of any form."""
+    shape = getattr(y_score, "shape", None)
+    if shape is None:
+        shape = np.shape(y_score)
+    return int(shape[1])

@@ -1,0 +1,471 @@
+"""The metric registry: everything the package knows about each metric.
+
+One frozen :class:`Metric` per metric holds its name, its public function's
+name, its trec_eval names, whether it takes a cut-off ``k``, whether it is
+graded, its own parameters with their defaults, its bounds, its plot label,
+what its rows with no relevant item are worth, its per-row formula and the
+text of its documentation. Scorer names, ``get_scorer_names()``, report
+columns, the command line's ``-m`` names, display labels, the public
+functions and their docstrings, the API docs list and the common tests are
+all read from here. This is the only module that spells a metric's name.
+
+Adding a metric is one :class:`Metric` entry here, its per-row formula in
+:mod:`~sklearn_rankk._core.formulas` and its oracle in the tests.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from . import formulas
+
+
+@dataclass(frozen=True)
+class Param:
+    """A metric's own keyword parameter.
+
+    Attributes
+    ----------
+    name : str
+        Keyword name.
+    default : object
+        Default value.
+    choices : tuple or None
+        The accepted values, if it is an option.
+    low : float or None
+        If a real number: the value must be larger than ``low``.
+    doc : str
+        Its numpydoc entry (type line and description).
+    """
+
+    name: str
+    default: object
+    choices: tuple | None = None
+    low: float | None = None
+    doc: str = ""
+
+
+DENOMINATOR = Param(
+    "denominator",
+    "relevant",
+    choices=("relevant", "min", "retrieved"),
+    doc="""\
+    denominator : {"relevant", "min", "retrieved"}, default="relevant"
+        ``"relevant"``: the number of relevant items |R| (trec_eval's
+        ``map_cut_k``, ranx, ir-measures); ``"min"``: ``min(k, |R|)`` (Spark,
+        recommenders, implicit); ``"retrieved"``: the number of relevant
+        items in the top k, i.e. the mean of the precisions at the relevant
+        ranks (torchmetrics).""",
+)
+GAIN = Param(
+    "gain",
+    "linear",
+    choices=("linear", "exponential"),
+    doc="""\
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of an item of grade ``rel``: ``rel`` (linear, as scikit-learn and
+        trec_eval) or ``2**rel - 1`` (exponential, Burges et al.).""",
+)
+LOG_BASE = Param(
+    "log_base",
+    2,
+    low=1,
+    doc="""\
+    log_base : float, default=2
+        Base of the logarithm of the discount ``1 / log(rank + 1)``.""",
+)
+
+#: Every metric parameter, by name (each means the same for every metric).
+PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE)}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """What the package knows about one metric.
+
+    Attributes
+    ----------
+    name : str
+        Short name: scorer names are ``"<name>@<k>"`` (or ``name`` alone for
+        the whole ranking), report rows and ``get_scorer`` keys use it.
+    function_name : str
+        Name of the public function (``"ndcg_at_k_score"``).
+    label : str
+        Name on plots and in legends (``"nDCG"``).
+    formula : callable
+        Per-row formula, ``formula(ranked, cut, k, params) -> (values,
+        empty)`` (see :mod:`~sklearn_rankk._core.formulas`).
+    curve : callable or None
+        Per-row values at every cut-off ``1 .. k_max`` in one go, if the
+        metric has such a formula (else a curve is one request per k).
+    needs_k : bool
+        Whether the metric has a cut-off ``k`` (False: R-precision, cut at
+        each row's |R|).
+    allow_k_none : bool
+        Whether ``k=None`` (the whole ranking) is accepted.
+    graded : bool
+        Whether the metric uses graded relevance as gain (negative grades
+        are then an error).
+    needs_ideal : bool
+        Whether the formula reads the ideal ranking's grades.
+    params : tuple of Param
+        Its own keyword parameters, in signature order.
+    bounds : tuple
+        Range of the value; ``None`` for an unbounded side.
+    perfect_is_one : bool
+        Whether a perfect ranking scores 1 by definition, whatever k and |R|.
+    empty_rows : {"zero_division", "zero"}
+        What a row with nothing to measure (no relevant item) is worth:
+        ``"zero_division"`` follows the ``zero_division`` parameter (the
+        metric is undefined there); ``"zero"``: 0, a defined value.
+    trec_eval_cutoff : str or None
+        trec_eval's name of the metric at a cut-off (``"P"`` for ``P_10``).
+    trec_eval_whole : str or None
+        trec_eval's name of the metric over the whole ranking.
+    trec_eval_cutoffs : tuple of int
+        trec_eval's cut-offs when the cut-off family is named alone.
+    aliases : tuple of str
+        Other names accepted as ``<alias>@<k>`` on the command line.
+    summary, undefined_doc, examples : str
+        Documentation: the docstring's opening, the description of the rows
+        where ``zero_division`` applies, and the Examples section.
+    """
+
+    name: str
+    function_name: str
+    label: str
+    formula: object
+    curve: object = None
+    needs_k: bool = True
+    allow_k_none: bool = False
+    graded: bool = False
+    needs_ideal: bool = False
+    params: tuple = ()
+    bounds: tuple = (0.0, 1.0)
+    perfect_is_one: bool = False
+    empty_rows: str = "zero_division"
+    trec_eval_cutoff: str | None = None
+    trec_eval_whole: str | None = None
+    trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    aliases: tuple = ()
+    summary: str = ""
+    undefined_doc: str = ""
+    examples: str = ""
+
+    @property
+    def cut_is_n_relevant(self):
+        """Whether each row is cut at its own number of relevant items."""
+        return not self.needs_k
+
+    @property
+    def param_names(self):
+        return tuple(p.name for p in self.params)
+
+    def scorer_name(self, k):
+        """``"ndcg@10"``; the name alone for ``k=None`` or no cut-off."""
+        return self.name if k is None or not self.needs_k else f"{self.name}@{k}"
+
+
+_EXAMPLE_DATA = """\
+    >>> import numpy as np
+    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])"""
+
+_NO_RELEVANT = " (samples with no relevant item)"
+
+_ENTRIES = (
+    Metric(
+        name="precision",
+        function_name="precision_at_k_score",
+        label="Precision",
+        formula=formulas.precision,
+        curve=formulas.precision_curve,
+        empty_rows="zero",
+        trec_eval_cutoff="P",
+        aliases=("P",),
+        summary="""\
+    Precision at k: the fraction of the top ``k`` items that are relevant.
+
+    ``P@k = |relevant items in the top k| / k``. It divides by ``k`` even
+    when a row has fewer than ``k`` items or fewer than ``k`` retrieved
+    (finite) scores, as trec_eval does.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import precision_at_k_score
+    >>> precision_at_k_score(y_true, y_score, k=2)
+    0.25
+    >>> precision_at_k_score(y_true, y_score, k=2, average=None)
+    array([0.5, 0. ])
+
+    A constant score ranks at random; ties make it score the base rate:
+
+    >>> precision_at_k_score(y_true, np.zeros((2, 4)), k=2)
+    0.375""",
+    ),
+    Metric(
+        name="recall",
+        function_name="recall_at_k_score",
+        label="Recall",
+        formula=formulas.recall,
+        curve=formulas.recall_curve,
+        trec_eval_cutoff="recall",
+        summary="""\
+    Recall at k: the fraction of the relevant items found in the top ``k``.
+
+    ``R@k = |relevant items in the top k| / |relevant items|``, where the
+    relevant items include those not retrieved (score ``-inf``).""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import recall_at_k_score
+    >>> recall_at_k_score(y_true, y_score, k=2)
+    0.25
+    >>> recall_at_k_score(y_true, y_score, k=4)
+    1.0""",
+    ),
+    Metric(
+        name="f1",
+        function_name="f1_at_k_score",
+        label="F1",
+        formula=formulas.f1,
+        curve=formulas.f1_curve,
+        summary="""\
+    F1 at k: the harmonic mean of precision at k and recall at k.
+
+    ``F1@k = 2 P@k R@k / (P@k + R@k) = 2 |relevant in top k| / (k + |R|)``
+    (0 when nothing relevant is in the top ``k``).""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import f1_at_k_score
+    >>> f1_at_k_score(y_true, y_score, k=2)
+    0.25""",
+    ),
+    Metric(
+        name="hit",
+        function_name="hit_at_k_score",
+        label="Hit rate",
+        formula=formulas.hit,
+        perfect_is_one=True,
+        empty_rows="zero",
+        trec_eval_cutoff="success",
+        trec_eval_cutoffs=(1, 5, 10),
+        summary="""\
+    Hit at k (success@k): 1 if a relevant item is in the top ``k``, else 0.
+
+    On 1-D class labels this is scikit-learn's ``top_k_accuracy_score``.
+    Under ties, the value is the probability of a hit over all orderings of
+    the tied items.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import hit_at_k_score
+    >>> hit_at_k_score(y_true, y_score, k=2)
+    0.5
+
+    With class labels, as ``top_k_accuracy_score``:
+
+    >>> hit_at_k_score([2, 0], [[0.1, 0.3, 0.6], [0.2, 0.5, 0.3]], k=2,
+    ...                labels=[0, 1, 2])
+    0.5""",
+    ),
+    Metric(
+        name="mrr",
+        function_name="mrr_at_k_score",
+        label="MRR",
+        formula=formulas.reciprocal_rank,
+        allow_k_none=True,
+        perfect_is_one=True,
+        empty_rows="zero",
+        trec_eval_whole="recip_rank",
+        summary="""\
+    Mean reciprocal rank at k: ``1 / rank`` of the first relevant item.
+
+    0 when no relevant item is in the top ``k``. With ``k=None`` this is
+    trec_eval's ``recip_rank``.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import mrr_at_k_score
+    >>> mrr_at_k_score(y_true, y_score, k=None)
+    0.625
+    >>> mrr_at_k_score(y_true, y_score, k=3)
+    0.5""",
+    ),
+    Metric(
+        name="map",
+        function_name="map_at_k_score",
+        label="MAP",
+        formula=formulas.average_precision,
+        allow_k_none=True,
+        params=(DENOMINATOR,),
+        trec_eval_cutoff="map_cut",
+        trec_eval_whole="map",
+        summary="""\
+    Mean average precision at k.
+
+    ``AP@k = sum over ranks i <= k of rel_i * P@i / denominator``, averaged
+    over samples.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import map_at_k_score
+    >>> map_at_k_score(y_true, y_score, k=None)
+    0.5
+    >>> map_at_k_score(y_true, y_score, k=1)
+    0.25
+    >>> map_at_k_score(y_true, y_score, k=1, denominator="min")
+    0.5""",
+    ),
+    Metric(
+        name="dcg",
+        function_name="dcg_at_k_score",
+        label="DCG",
+        formula=formulas.dcg,
+        allow_k_none=True,
+        graded=True,
+        params=(GAIN, LOG_BASE),
+        bounds=(0.0, None),
+        empty_rows="zero",
+        summary="""\
+    Discounted cumulative gain at k.
+
+    ``DCG@k = sum over ranks i <= k of gain(rel_i) / log_base(i + 1)``.
+    Equal to scikit-learn's ``dcg_score`` (both tie modes).""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import dcg_at_k_score
+    >>> dcg_at_k_score(y_true, y_score, k=2)
+    0.5
+    >>> dcg_at_k_score([[3, 2, 0]], [[0.1, 0.5, 0.2]], k=None, gain="exponential")
+    6.5""",
+    ),
+    Metric(
+        name="ndcg",
+        function_name="ndcg_at_k_score",
+        label="nDCG",
+        formula=formulas.ndcg,
+        allow_k_none=True,
+        graded=True,
+        needs_ideal=True,
+        params=(GAIN, LOG_BASE),
+        perfect_is_one=True,
+        trec_eval_cutoff="ndcg_cut",
+        trec_eval_whole="ndcg",
+        summary="""\
+    Normalized discounted cumulative gain at k.
+
+    ``nDCG@k = DCG@k / IDCG@k``, where the ideal DCG ranks every item of the
+    row, retrieved or not, by decreasing gain. Equal to scikit-learn's
+    ``ndcg_score`` (both tie modes) on samples with a relevant item.""",
+        undefined_doc=" (samples whose ideal DCG is 0: no relevant item)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import ndcg_at_k_score
+    >>> round(ndcg_at_k_score(y_true, y_score, k=2), 6)
+    0.306574
+    >>> ndcg_at_k_score([[3, 2, 0]], [[0.9, 0.5, 0.2]], k=None)
+    1.0""",
+    ),
+    Metric(
+        name="r_precision",
+        function_name="r_precision_score",
+        label="R-precision",
+        # Recall (= precision) at the cut-off |R| of each row.
+        formula=formulas.recall,
+        needs_k=False,
+        perfect_is_one=True,
+        trec_eval_whole="Rprec",
+        summary="""\
+    R-precision: precision at rank |R|, the number of relevant items.
+
+    ``R-precision = P@|R| = R@|R|``, with |R| taken per sample (trec_eval's
+    ``Rprec``). It has no ``k``.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import r_precision_score
+    >>> r_precision_score(y_true, y_score)
+    0.25""",
+    ),
+)
+
+#: Every metric, by name, in the package's order (report rows, docs, tests).
+METRICS = {m.name: m for m in _ENTRIES}
+
+#: The metrics of :func:`precision_recall_at_k_curve`, in its tuple's order.
+PRECISION_RECALL = (METRICS["precision"], METRICS["recall"], METRICS["f1"])
+
+#: Every metric, by the name of its public function.
+BY_FUNCTION_NAME = {m.function_name: m for m in _ENTRIES}
+
+#: trec_eval's measure names (``P``, ``map``, ``recip_rank``, ...) -> (metric,
+#: whether the name takes a cut-off).
+TREC_EVAL_NAMES = {
+    **{m.trec_eval_cutoff: (m, True) for m in _ENTRIES if m.trec_eval_cutoff},
+    **{m.trec_eval_whole: (m, False) for m in _ENTRIES if m.trec_eval_whole},
+}
+
+#: trec_eval's nicknames, restricted to the measures the package computes, in
+#: trec_eval's order.
+TREC_EVAL_NICKNAMES = {
+    "official": ("map", "Rprec", "recip_rank", "P"),
+    "all_trec": (
+        "map",
+        "Rprec",
+        "recip_rank",
+        "P",
+        "recall",
+        "ndcg",
+        "ndcg_cut",
+        "map_cut",
+        "success",
+    ),
+}
+
+
+def metric_for_alias(alias):
+    """The metric an alias (``"P"``) names, or None."""
+    return next((m for m in _ENTRIES if alias in m.aliases), None)
+
+
+# --------------------------------------------------------------------------
+# Scorer names: "<metric>@<k>", or the metric alone
+# --------------------------------------------------------------------------
+
+_SCORER_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
+
+
+def scorer_name_forms():
+    """The forms of scorer names, ``<k>`` standing for any positive integer."""
+    with_k = [f"{m.name}@<k>" for m in _ENTRIES if m.needs_k]
+    alone = [m.name for m in _ENTRIES if m.allow_k_none]
+    return with_k + alone + [m.name for m in _ENTRIES if not m.needs_k]
+
+
+def parse_scorer_name(name):
+    """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None)."""
+    if not isinstance(name, str):
+        raise TypeError(f"A scorer name must be a string; got {name!r}.")
+    match = _SCORER_NAME.match(name)
+    metric = METRICS.get(match["metric"]) if match else None
+    if metric is not None:
+        if match["k"] is None:
+            if metric.allow_k_none or not metric.needs_k:
+                return metric, None
+        elif metric.needs_k:
+            return metric, int(match["k"])
+    forms = scorer_name_forms()
+    if metric is not None and match["k"] is None:
+        hint = (
+            f" {metric.name} needs a cut-off: use '{metric.name}@<k>', e.g. "
+            f"'{metric.name}@10'."
+        )
+    else:
+        concrete = [f.replace("<k>", "10") for f in forms]
+        close = difflib.get_close_matches(name.lower(), concrete, n=1, cutoff=0.5)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise ValueError(
+        f"Unknown scorer name {name!r}.{hint} Valid forms: {', '.join(forms)} "
+        f"(k a positive integer, e.g. 'ndcg@10')."
+    )

@@ -1,0 +1,1 @@
+"""File formats and the command line: ranked id lists, TREC files, the CLI."""

@@ -1,0 +1,278 @@
+"""Shared test helpers: the brute-force oracle, input builders, registry access.
+
+The oracle is written straight from the definitions, independently of the
+package: for every row it enumerates every ordering of the tied items (the
+product, over the tie groups, of the permutations of each group), computes
+the metric on each ordering and takes the plain mean. Items scored ``-inf``
+are not retrieved: they are at no rank, but count among the relevant items
+and in the ideal DCG. With ``ignore_ties=True`` the single ordering is score
+descending, then column index ascending.
+
+``ORACLES`` has one entry per metric of the registry: a metric added to the
+registry without its oracle here fails ``test_common``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+
+import sklearn_rankk
+from sklearn_rankk._core import engine
+from sklearn_rankk._core.registry import METRICS
+
+#: trec_eval's own regression files, vendored (see the README there).
+TREC_DIR = Path(__file__).resolve().parent / "data" / "trec_eval"
+
+NEG_INF = float("-inf")
+RTOL = ATOL = 1e-12
+
+# --------------------------------------------------------------------------
+# The oracle: one ranking at a time, straight from the definitions.
+# A per-ranking function returns None where the metric is undefined (|R| = 0
+# or IDCG = 0); that does not depend on the ranking.
+# --------------------------------------------------------------------------
+
+
+def rankings(scores, ignore_ties):
+    """Every ranking (tuple of column indices, finite scores only).
+
+    Tied items are permuted within their group, groups in decreasing score
+    order; all orderings are equally likely.
+    """
+    finite = [j for j, s in enumerate(scores) if s != NEG_INF]
+    if ignore_ties:
+        return [tuple(sorted(finite, key=lambda j: (-scores[j], j)))]
+    values = sorted({scores[j] for j in finite}, reverse=True)
+    groups = [[j for j in finite if scores[j] == v] for v in values]
+    return [
+        tuple(itertools.chain.from_iterable(combo))
+        for combo in itertools.product(*(itertools.permutations(g) for g in groups))
+    ]
+
+
+def _top(ranking, k):
+    return ranking if k is None else ranking[:k]
+
+
+def o_precision(ranking, row, k, params):
+    return sum(row.rel[j] for j in _top(ranking, k)) / k
+
+
+def o_recall(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    return sum(row.rel[j] for j in _top(ranking, k)) / n_rel
+
+
+def o_f1(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    p = o_precision(ranking, row, k, params)
+    r = o_recall(ranking, row, k, params)
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def o_hit(ranking, row, k, params):
+    return 1.0 if any(row.rel[j] for j in _top(ranking, k)) else 0.0
+
+
+def o_mrr(ranking, row, k, params):
+    for i, j in enumerate(_top(ranking, k), start=1):
+        if row.rel[j]:
+            return 1.0 / i
+    return 0.0
+
+
+def o_ap(ranking, row, k, params):
+    rel = row.rel
+    n_rel = sum(rel)
+    if n_rel == 0:
+        return None
+    total = 0.0
+    found = 0
+    for i, j in enumerate(_top(ranking, k), start=1):
+        if rel[j]:
+            found += 1
+            total += found / i  # P@i at a relevant rank
+    denominator = params["denominator"]
+    if denominator == "relevant":
+        den = n_rel
+    elif denominator == "min":
+        den = min(len(rel) if k is None else k, n_rel)
+    else:  # "retrieved"
+        den = found
+    return 0.0 if den == 0 else total / den
+
+
+def _dcg(gains_in_order, k, log_base):
+    return sum(
+        g / math.log(i + 1, log_base)
+        for i, g in enumerate(_top(list(gains_in_order), k), start=1)
+    )
+
+
+def o_dcg(ranking, row, k, params):
+    return _dcg([row.gains[j] for j in ranking], k, params["log_base"])
+
+
+def o_ndcg(ranking, row, k, params):
+    ideal = _dcg(sorted(row.gains, reverse=True), k, params["log_base"])
+    if ideal == 0:
+        return None
+    return o_dcg(ranking, row, k, params) / ideal
+
+
+def o_r_precision(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    return sum(row.rel[j] for j in ranking[:n_rel]) / n_rel
+
+
+#: The oracle of every metric of the registry, by name.
+ORACLES = {
+    "precision": o_precision,
+    "recall": o_recall,
+    "f1": o_f1,
+    "hit": o_hit,
+    "mrr": o_mrr,
+    "map": o_ap,
+    "dcg": o_dcg,
+    "ndcg": o_ndcg,
+    "r_precision": o_r_precision,
+}
+
+#: Metrics undefined (None in the oracle) on rows with no relevant item.
+ORACLE_UNDEFINED = {"recall", "f1", "map", "ndcg", "r_precision"}
+
+#: Options the oracle checks for each metric parameter.
+PARAM_VALUES = {
+    "denominator": ("relevant", "min", "retrieved"),
+    "gain": ("linear", "exponential"),
+    "log_base": (2, 10),
+}
+DEFAULT_PARAMS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+
+
+class _Row:
+    """One row's relevance as the oracle reads it."""
+
+    def __init__(self, grades, threshold, gain):
+        self.rel = [g > threshold for g in grades]
+        if gain == "exponential":
+            self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
+        else:
+            self.gains = [float(g) if r else 0.0 for g, r in zip(grades, self.rel)]
+
+
+def oracle_row(metric, scores, grades, *, ignore_ties, threshold, k, params):
+    """Expected value of ``metric`` on one row (None if undefined)."""
+    params = {**DEFAULT_PARAMS, **params}
+    row = _Row(grades, threshold, params["gain"])
+    one = ORACLES[metric]
+    values = [one(r, row, k, params) for r in rankings(scores, ignore_ties)]
+    if values[0] is None:
+        assert all(v is None for v in values)
+        return None
+    return math.fsum(values) / len(values)
+
+
+def oracle(metric, y_true, y_score, **kwargs):
+    """Per-row expected values; None marks undefined rows."""
+    return [
+        oracle_row(metric, list(s), list(t), **kwargs)
+        for s, t in zip(np.asarray(y_score).tolist(), np.asarray(y_true).tolist())
+    ]
+
+
+def fill_undefined(values, zero_division):
+    return np.array(
+        [zero_division if v is None else v for v in values], dtype=np.float64
+    )
+
+
+def weighted_mean(values, weights):
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return math.nan
+    w = np.ones_like(values) if weights is None else np.asarray(weights)
+    return math.fsum(values[keep] * w[keep]) / math.fsum(w[keep])
+
+
+# --------------------------------------------------------------------------
+# Metrics under test, read from the registry
+# --------------------------------------------------------------------------
+
+#: The public function of every metric, by name.
+FUNCS = {name: getattr(sklearn_rankk, m.function_name) for name, m in METRICS.items()}
+KS = (1, 2, 3, 5)
+
+
+def configurations(metric):
+    """(k, metric-specific params) pairs to check for ``metric``."""
+    info = METRICS[metric]
+    if not info.needs_k:
+        return [(None, {})]
+    ks = KS + ((None,) if info.allow_k_none else ())
+    names = info.param_names
+    extra = [
+        dict(zip(names, values))
+        for values in itertools.product(*(PARAM_VALUES[n] for n in names))
+    ]
+    return [(k, p) for k in ks for p in extra]
+
+
+def call(metric, y_true, y_score, k, params, **kwargs):
+    if METRICS[metric].needs_k:
+        kwargs["k"] = k
+    return FUNCS[metric](y_true, y_score, **params, **kwargs)
+
+
+def random_case(seed):
+    """Small, heavily tied random inputs with corner cases built in."""
+    rng = np.random.default_rng(seed)
+    n_items = int(rng.integers(1, 7))
+    n_rows = int(rng.integers(2, 8))
+    n_levels = int(rng.integers(1, 5))  # scores in 0 .. n_levels - 1
+    y_score = rng.integers(0, n_levels, size=(n_rows, n_items)).astype(np.float64)
+    y_score[rng.random((n_rows, n_items)) < 0.2] = -np.inf
+    grades = rng.integers(1, 4, size=(n_rows, n_items))
+    y_true = np.where(rng.random((n_rows, n_items)) < 0.5, 0, grades)
+    y_true[0] = 0  # a row with no relevant item
+    if n_rows > 2:
+        # a row whose relevant item is not retrieved
+        y_true[1, 0] = 2
+        y_score[1, 0] = -np.inf
+    if seed % 3 == 0:
+        y_true = y_true.astype(np.float64)
+    if seed % 4 == 1:
+        y_score = y_score.astype(np.float32)  # small integers: exact in float32
+    weights = rng.uniform(0.1, 2.0, size=n_rows) if seed % 2 else None
+    return y_true, y_score, weights
+
+
+def row_values(names, y_true, y_score, *, zero_division="warn", qid=None, **options):
+    """Per-row values of scorer names from one engine pass: dict name -> array
+    (NaN where ``zero_division=np.nan`` leaves a row out)."""
+    scorer = sklearn_rankk.get_scorer(
+        list(names), zero_division=zero_division, **options
+    )
+    rows = engine.row_values(
+        scorer.requests, y_true, y_score, qid=qid, **scorer.options
+    )
+    return engine.with_undefined(
+        rows, scorer.requests, scorer.zero_division, keys=scorer.keys
+    )
+
+
+def trec_file(name):
+    """Path of one of trec_eval's vendored regression files."""
+    path = TREC_DIR / name
+    assert path.is_file(), f"{path} is missing from the vendored trec_eval files"
+    return path
