@@ -12,6 +12,11 @@ extensions = [
         "sklearn_rankk._core._kernel",
         ["sklearn_rankk/_core/_kernel.pyx"],
         include_dirs=["sklearn_rankk/_core"],
+        depends=[
+            "sklearn_rankk/_core/kernel.hpp",
+            "sklearn_rankk/_core/_simd.h",
+            "sklearn_rankk/_core/_portable.h",
+        ],
         language="c++",
         extra_compile_args=["-O3", *openmp],
         extra_link_args=openmp,

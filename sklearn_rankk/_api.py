@@ -41,8 +41,9 @@ _COMMON = """\
     ignore_ties : bool, default=False
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
-        random-ranking expectation. If True, tied items are ranked by
-        column order (lower column index first): deterministic and a little
+        random-ranking expectation. If True, tied items are ranked as
+        scikit-learn ranks them (reversed stable argsort: the later column
+        first, as in ``top_k_accuracy_score``): deterministic and a little
         faster, but column order then matters.
     zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
         Value of samples for which the metric is undefined{undefined}.

@@ -559,7 +559,8 @@ or array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each sample in the means.
         ignore_ties : bool, default=False
-            Break ties by column order instead of averaging over them.
+            Break ties as scikit-learn does (the later column first) instead
+            of averaging over them.
         zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
             Value of rows where a metric is undefined (no relevant item).
         relevance_threshold : float, default=0
@@ -623,22 +624,18 @@ or array-like of shape (n_samples,)
         kind, k_max, zero_division, params = _check_options(
             kind, k_max, zero_division, denominator, gain, log_base
         )
-        if qid is not None:  # one row per query, once for both curves
-            y_true, y_score, sample_weight = group_by_qid(
-                y_true,
-                y_score,
-                qid,
-                sample_weight,
-                labels=labels,
-                threshold=relevance_threshold,
-            )
+        # One segment per query with qid, once for both curves.
+        y_true, y_score, sample_weight, offsets, width = _grouped(
+            y_true, y_score, sample_weight, qid, labels, relevance_threshold
+        )
         if k_max is None:
-            k_max = n_items(y_score)
+            k_max = width
         model, random = _curves(
             kind,
             y_true,
             y_score,
             k_max=k_max,
+            offsets=offsets,
             sample_weight=sample_weight,
             ignore_ties=ignore_ties,
             zero_division=zero_division,
@@ -705,7 +702,8 @@ default=("decision_function", "predict_proba", "predict")
             Estimator method(s) giving the scores, the first available is
             used.
         ignore_ties : bool, default=False
-            Break ties by column order instead of averaging over them.
+            Break ties as scikit-learn does (the later column first) instead
+            of averaging over them.
         zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
             Value of rows where a metric is undefined (no relevant item).
         relevance_threshold : float, default=0
@@ -845,7 +843,8 @@ default=("decision_function", "predict_proba", "predict")
 default=("decision_function", "predict_proba", "predict")
             Estimator method(s) giving the scores.
         ignore_ties : bool, default=False
-            Break ties by column order instead of averaging over them.
+            Break ties as scikit-learn does (the later column first) instead
+            of averaging over them.
         zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
             Value of rows where a metric is undefined (no relevant item).
         relevance_threshold : float, default=0
@@ -918,25 +917,24 @@ array([0.816, 0.895, 0.922])]
             y_true, y_score, labels = _estimator_scores(
                 estimator, X_test, y_test, fold_qid, response_method
             )
-            if fold_qid is not None:  # one row per query
-                y_true, y_score, weights = group_by_qid(
-                    y_true,
-                    y_score,
-                    fold_qid,
-                    weights,
-                    labels=None,
-                    threshold=relevance_threshold,
+            folds.append(
+                (
+                    *_grouped(
+                        y_true, y_score, weights, fold_qid, labels, relevance_threshold
+                    ),
+                    labels,
                 )
-            folds.append((y_true, y_score, labels, weights))
+            )
         if k_max is None:  # unseen classes may add columns to some folds
-            k_max = max(n_items(y_score) for _, y_score, _, _ in folds)
+            k_max = max(fold[4] for fold in folds)
         model, random = [], []
-        for y_true, y_score, labels, weights in folds:
+        for y_true, y_score, weights, offsets, _, labels in folds:
             m, r = _curves(
                 kind,
                 y_true,
                 y_score,
                 k_max=k_max,
+                offsets=offsets,
                 sample_weight=weights,
                 ignore_ties=ignore_ties,
                 zero_division=zero_division,
@@ -970,6 +968,23 @@ def _check_options(kind, k_max, zero_division, denominator, gain, log_base):
 def _n_rows(x):
     shape = getattr(x, "shape", None)
     return int(shape[0]) if shape is not None else len(x)
+
+
+def _grouped(y_true, y_score, sample_weight, qid, labels, threshold):
+    """(y_true, y_score, sample_weight, offsets, longest row): one segment per
+    query with ``qid``, else the inputs as they are."""
+    if qid is None:
+        return y_true, y_score, sample_weight, None, n_items(y_score)
+    grouped = group_by_qid(
+        y_true, y_score, qid, sample_weight, labels=labels, threshold=threshold
+    )
+    return (
+        grouped.y_true,
+        grouped.y_score,
+        grouped.sample_weight,
+        grouped.offsets,
+        grouped.n_items,
+    )
 
 
 def _estimator_scores(estimator, X, y, qid, response_method):

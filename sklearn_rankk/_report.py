@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._core import engine
-from ._core.inputs import group_by_qid, n_items, random_ranking_scores
+from ._core.inputs import group_by_qid, random_ranking_scores
 from ._core.registry import METRICS, PRECISION_RECALL
 from ._core.validation import (
     AVERAGE_OPTIONS,
@@ -111,7 +111,7 @@ class RankingReport:
     n_items : int
         Columns of ``y_score``.
     ignore_ties : bool
-        Whether ties were broken by column order.
+        Whether ties were broken by column order (the later column first).
 
     Examples
     --------
@@ -302,7 +302,8 @@ array-like of shape (n_samples,)
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample in the means.
     ignore_ties : bool, default=False
-        Break ties by column order instead of averaging over them.
+        Break ties as scikit-learn does (the later column first) instead of
+        averaging over them.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of rows where a metric is undefined (no relevant item).
     relevance_threshold : float, default=0
@@ -385,8 +386,9 @@ array-like of shape (n_samples,)
     }
     names = _names(metrics, ks)
     requests = engine.requests_for_names(names, wanted)
-    if qid is not None:  # one row per query, once for both passes
-        y_true, y_score, sample_weight = group_by_qid(
+    offsets = None
+    if qid is not None:  # one segment per query, once for both passes
+        grouped = group_by_qid(
             y_true,
             y_score,
             qid,
@@ -394,14 +396,16 @@ array-like of shape (n_samples,)
             labels=labels,
             threshold=relevance_threshold,
         )
-    common = {"relevance_threshold": relevance_threshold, "labels": labels}
+        y_true, y_score = grouped.y_true, grouped.y_score
+        sample_weight, offsets = grouped.sample_weight, grouped.offsets
+    common = {
+        "relevance_threshold": relevance_threshold,
+        "labels": labels,
+        "sample_weight": sample_weight,
+        "offsets": offsets,
+    }
     rows = engine.row_values(
-        requests,
-        y_true,
-        y_score,
-        sample_weight=sample_weight,
-        ignore_ties=ignore_ties,
-        **common,
+        requests, y_true, y_score, ignore_ties=ignore_ties, **common
     )
     # One warning for the whole report under "warn".
     values = engine.with_undefined(rows, requests, zero_division, one_warning=True)
@@ -412,11 +416,7 @@ array-like of shape (n_samples,)
         # Undefined rows are the same for both passes and were already
         # reported: compute the baseline silently with the same fill.
         random_rows = engine.row_values(
-            requests,
-            y_true,
-            random_ranking_scores(y_score),
-            sample_weight=sample_weight,
-            **common,
+            requests, y_true, random_ranking_scores(y_score), **common
         )
         quiet = 0.0 if zero_division == "warn" else zero_division
         random = {
@@ -430,7 +430,7 @@ array-like of shape (n_samples,)
         metrics=metrics,
         k=ks,
         n_samples=rows.values[0].shape[0],
-        n_items=n_items(y_score),
+        n_items=rows.n_items,
         ignore_ties=ignore_ties,
     )
 
@@ -508,7 +508,8 @@ array-like of shape (n_samples,)
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample in the means.
     ignore_ties : bool, default=False
-        Break ties by column order instead of averaging over them.
+        Break ties as scikit-learn does (the later column first) instead of
+        averaging over them.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Recall and F1 of rows with no relevant item.
     relevance_threshold : float, default=0

@@ -35,10 +35,10 @@ import scipy.sparse as sp
 from scipy import special, stats
 from sklearn.utils import check_random_state
 
-from ._api import precision_at_k_score
 from ._core import engine
 from ._core.inputs import group_by_qid, random_ranking_scores
 from ._core.ranking import iter_blocks
+from ._core.registry import PRECISION_RECALL
 from ._core.validation import check_k, check_option, check_real, check_y_score
 from ._scorer import RankingScorer, get_scorer
 
@@ -1127,8 +1127,10 @@ array-like of shape (n_samples,)
 # ----------------------------------------------------------------------------
 
 
-def _n_retrieved(y_score):
-    """Items with a score above ``-inf`` in each row."""
+def _n_retrieved(y_score, offsets=None):
+    """Items with a score above ``-inf`` in each row (each segment)."""
+    if offsets is not None:
+        return np.add.reduceat(np.asarray(y_score) > -np.inf, offsets[:-1])
     y_score = check_y_score(y_score)
     if sp.issparse(y_score):
         row = np.repeat(np.arange(y_score.shape[0]), np.diff(y_score.indptr))
@@ -1143,8 +1145,28 @@ def _n_retrieved(y_score):
     return out
 
 
+PRECISION = PRECISION_RECALL[0]
+
+
+def _segments(y_true, y_score, qid, labels, threshold):
+    """(y_true, y_score, offsets): one segment per query with ``qid``."""
+    if qid is None:
+        return y_true, y_score, None
+    grouped = group_by_qid(
+        y_true, y_score, qid, None, labels=labels, threshold=threshold
+    )
+    return grouped.y_true, grouped.y_score, grouped.offsets
+
+
+def _precision_rows(y_true, y_score, *, k, offsets, **options):
+    """Per-row precision@k (0 on rows with no relevant item)."""
+    requests = [engine.make_request(PRECISION, k)]
+    rows = engine.row_values(requests, y_true, y_score, offsets=offsets, **options)
+    return rows.values[0]
+
+
 def _random_precision_moments(
-    y_true, y_score, *, k, distribution, relevance_threshold, labels
+    y_true, y_score, *, k, distribution, relevance_threshold, labels, offsets=None
 ):
     """Per-row E[P@k] and Var[P@k] under a random ranking of retrieved items."""
     k = check_k(k, allow_none=False, metric="precision_at_k_score")
@@ -1153,15 +1175,15 @@ def _random_precision_moments(
     # E[P@k] = m |R| / (N k), with N retrieved items, |R| of them relevant
     # and m = min(k, N) ranks drawn: the number of relevant items among
     # them is hypergeometric.
-    expected = precision_at_k_score(
+    expected = _precision_rows(
         y_true,
         random_ranking_scores(y_score),
         k=k,
-        average=None,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        offsets=offsets,
     )
-    n = _n_retrieved(y_score).astype(np.float64)
+    n = _n_retrieved(y_score, offsets).astype(np.float64)
     m = np.minimum(k, n)
     p = np.clip(np.divide(expected * k, m, out=np.zeros_like(m), where=m > 0), 0, 1)
     var = m * p * (1 - p) / k**2
@@ -1240,10 +1262,9 @@ array-like of shape (n_samples,)
     ... ).round(4)  # 0.2 * 0.8 / 2
     array([0.08])
     """
-    if qid is not None:
-        y_true, y_score, _ = group_by_qid(
-            y_true, y_score, qid, None, labels=labels, threshold=relevance_threshold
-        )
+    y_true, y_score, offsets = _segments(
+        y_true, y_score, qid, labels, relevance_threshold
+    )
     return _random_precision_moments(
         y_true,
         y_score,
@@ -1251,6 +1272,7 @@ array-like of shape (n_samples,)
         distribution=distribution,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        offsets=offsets,
     )[1]
 
 
@@ -1332,10 +1354,9 @@ array-like of shape (n_samples,)
     0.837
     """
     alternative = check_option(alternative, "alternative", ALTERNATIVES)
-    if qid is not None:  # one row per query
-        y_true, y_score, _ = group_by_qid(
-            y_true, y_score, qid, None, labels=labels, threshold=relevance_threshold
-        )
+    y_true, y_score, offsets = _segments(
+        y_true, y_score, qid, labels, relevance_threshold
+    )
     expected, var = _random_precision_moments(
         y_true,
         y_score,
@@ -1343,15 +1364,16 @@ array-like of shape (n_samples,)
         distribution=distribution,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        offsets=offsets,
     )
-    observed = precision_at_k_score(
+    observed = _precision_rows(
         y_true,
         y_score,
         k=k,
-        average=None,
         ignore_ties=ignore_ties,
         relevance_threshold=relevance_threshold,
         labels=labels,
+        offsets=offsets,
     )
     n = observed.shape[0]
     mean, mean_expected = float(np.mean(observed)), float(np.mean(expected))

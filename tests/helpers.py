@@ -5,8 +5,9 @@ package: for every row it enumerates every ordering of the tied items (the
 product, over the tie groups, of the permutations of each group), computes
 the metric on each ordering and takes the plain mean. Items scored ``-inf``
 are not retrieved: they are at no rank, but count among the relevant items
-and in the ideal DCG. With ``ignore_ties=True`` the single ordering is score
-descending, then column index ascending.
+and in the ideal DCG. With ``ignore_ties=True`` the single ordering is
+scikit-learn's reversed stable argsort: score descending, then the later
+column first.
 
 ``ORACLES`` has one entry per metric of the registry: a metric added to the
 registry without its oracle here fails ``test_common``.
@@ -45,7 +46,7 @@ def rankings(scores, ignore_ties):
     """
     finite = [j for j, s in enumerate(scores) if s != NEG_INF]
     if ignore_ties:
-        return [tuple(sorted(finite, key=lambda j: (-scores[j], j)))]
+        return [tuple(sorted(finite, key=lambda j: (-scores[j], -j)))]
     values = sorted({scores[j] for j in finite}, reverse=True)
     groups = [[j for j in finite if scores[j] == v] for v in values]
     return [

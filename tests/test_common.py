@@ -110,12 +110,12 @@ def test_joint_column_permutation(name):
 
 @pytest.mark.parametrize("name", ALL)
 def test_column_order_breaks_ties_with_ignore_ties(name):
-    # Column order is the tie-breaker: moving a relevant item to the front of
-    # its tie group can only help, and with constant scores the column-order
-    # ranking is exactly the identity ranking.
+    # As in scikit-learn (reversed stable argsort), the later column ranks
+    # first among equal scores: with constant scores the ranking is the
+    # columns from last to first.
     y_true = np.array([[0, 0, 1, 0, 2, 0]])
     y_score = np.zeros((1, 6))
-    identity = -np.arange(6.0)[None]
+    identity = np.arange(6.0)[None]
     assert call(name, y_true, y_score, ignore_ties=True) == pytest.approx(
         call(name, y_true, identity)
     )
@@ -399,7 +399,8 @@ def test_oracle_sanity():
     # ranks: grade 2 (gain 3), grade 0, grade 3 (gain 7) at rank 3.
     assert dcg == pytest.approx(3 + 7 / math.log2(4))
     assert len(rankings([1.0, 1.0, 2.0, 2.0, NEG_INF], False)) == 4
-    assert rankings([1.0, 2.0, 1.0, NEG_INF], True) == [(1, 0, 2)]
+    # ignore_ties: the later column first among equal scores.
+    assert rankings([1.0, 2.0, 1.0, NEG_INF], True) == [(1, 2, 0)]
 
 
 @pytest.mark.parametrize("seed", range(0, 60, 3))

@@ -232,11 +232,12 @@ def test_constant_score_is_random_ranking_expectation(data, shape, constant, thr
         gains.mean(axis=1) * discount,
         **TOL,
     )
-    # ... and ignore_ties=True is the identity ranking (column order).
+    # ... and ignore_ties=True ranks the columns from the last to the first,
+    # as scikit-learn's reversed stable argsort does.
     kw["ignore_ties"] = True
     np.testing.assert_allclose(
         precision_at_k_score(y_true, y_score, **kw),
-        np.count_nonzero(y_true[:, :k] > threshold, axis=1) / k,
+        np.count_nonzero(y_true[:, ::-1][:, :k] > threshold, axis=1) / k,
         **TOL,
     )
 
@@ -274,11 +275,12 @@ def test_ignore_ties_is_exact_without_ties(data, case, threshold):
 
 
 def break_ties_by_column(y_score):
-    """Distinct scores ranking items as ignore_ties=True does; -inf kept."""
+    """Distinct scores ranking items as ignore_ties=True does (scikit-learn's
+    reversed stable argsort: the later column first); -inf kept."""
     n_rows, n_items = y_score.shape
     out = np.empty_like(y_score)
     for i, row in enumerate(y_score):
-        order = sorted(range(n_items), key=lambda j: (-row[j], j))
+        order = sorted(range(n_items), key=lambda j: (-row[j], -j))
         for rank, j in enumerate(order):
             out[i, j] = -np.inf if row[j] == -np.inf else float(n_items - rank)
     return out

@@ -1,190 +1,216 @@
-"""The compiled kernel against the numpy reference it replaced.
+"""The compiled kernel against an independent numpy engine, at scale.
 
-The reference below is the package's former numpy implementation of the
-top-k selection (``np.partition`` per row, ties by column order) plus plain
-numpy reads of the relevance; the kernel must return exactly the same ranks,
-tie groups and relevance sums, for dense and CSR relevance, float32 and
-float64 scores, ties, ``-inf`` and ``K`` up to the whole row, with one and two
-threads.
+``reference.py`` holds the package's former numpy implementation (a numpy
+top-k selection plus the closed-form formulas written with numpy arrays). The
+brute-force oracle of ``test_common`` enumerates orderings and needs tiny
+rows; here rows are long, so every selection path of the kernel (sorted
+buffer for small K, heap for larger K, selection over the whole row when K
+is a large fraction of it), wide tie groups straddling the cut-off, deep
+cut-offs (R-precision at |R|), every relevance layout (dense of every dtype,
+CSR, flat segments) and one or two threads are checked.
 """
+
+import itertools
 
 import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import FUNCS
+from reference import reference_values
 from threadpoolctl import threadpool_limits
 
 from sklearn_rankk import num_threads
-from sklearn_rankk._core import ranking as _topk
-from sklearn_rankk._core.ranking import RelevanceSource, n_threads, rank_block
+from sklearn_rankk._core import _kernel
+from sklearn_rankk._core import ranking as _ranking
+from sklearn_rankk._core.ranking import n_threads
+from sklearn_rankk._core.registry import METRICS
+
+RTOL = 1e-10
+ATOL = 1e-12
 
 
-def reference_top_k(scores, K):
-    """Columns of the top K (score desc, column asc), tie-group starts/sizes."""
+def reference_top_k(scores, K, later_first):
+    """Top K columns (score desc; ties by column, ascending or descending)."""
     n, m = scores.shape
-    kth = np.partition(scores, m - K, axis=1)[:, m - K] if m > K else scores.min(1)
-    above = scores > kth[:, None]
-    tied = scores == kth[:, None]
-    room = K - above.sum(1)
-    rank_in_tie = np.cumsum(tied, axis=1)
-    selected = above | (tied & (rank_in_tie <= room[:, None]))
-    cols = np.nonzero(selected)[1].reshape(n, K)
-    sel = np.take_along_axis(scores, cols, axis=1)
-    order = K - 1 - np.argsort(sel[:, ::-1], axis=1, kind="stable")[:, ::-1]
-    cols = np.take_along_axis(cols, order, axis=1)
-    sel = np.take_along_axis(sel, order, axis=1)
-    gstart = np.zeros((n, K), dtype=int)
-    gsize = np.zeros((n, K), dtype=int)
-    for i in range(n):  # plain loops: the reference must be obviously right
-        start = 0
-        for p in range(K):
-            if p and sel[i, p] != sel[i, p - 1]:
-                start = p
-            gstart[i, p] = start
-        for p in range(K):
-            gsize[i, p] = np.count_nonzero(scores[i] == sel[i, p])
-    return cols, sel, gstart, gsize, tied
+    cols = np.empty((n, K), dtype=np.int64)
+    outside = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        key = -np.arange(m) if later_first else np.arange(m)
+        order = np.lexsort((key, -scores[i]))
+        cols[i] = order[:K]
+        if not later_first:
+            kth = scores[i, order[K - 1]]
+            outside[i] = np.count_nonzero(scores[i, order[K:]] == kth)
+    return np.take_along_axis(scores, cols, axis=1), cols, outside
 
 
-def reference(y_true, scores, K, threshold):
-    dense = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
-    dense = dense.astype(np.float64)
-    cols, values, gstart, gsize, tied = reference_top_k(scores, K)
-    relevant = dense > threshold
-    gain = np.where(relevant, dense, 0.0)
-    ideal = -np.sort(-gain, axis=1)[:, :K]
-    return {
-        "cols": cols,
-        "valid": values > -np.inf,
-        "gstart": gstart,
-        "gsize": gsize,
-        "grade": np.take_along_axis(dense, cols, axis=1),
-        "n_relevant": relevant.sum(1),
-        "tied_relevant": (relevant & tied).sum(1),
-        "tied_gain": (gain * tied).sum(1),
-        "tied_gain_exp": ((np.exp2(gain) - 1) * tied).sum(1),
-        "ideal": ideal,
-    }
-
-
-def cases():
-    for seed in range(12):
-        rng = np.random.default_rng(seed)
-        n, m = int(rng.integers(1, 30)), int(rng.integers(1, 60))
-        levels = int(rng.integers(1, 6))
-        scores = rng.integers(0, levels, size=(n, m)).astype(float)
-        if seed % 3:
-            scores += rng.random((n, m)) * (seed % 2)  # tie-free rows too
-        scores[rng.random((n, m)) < 0.15] = -np.inf
-        if seed % 4 == 0:
-            scores = scores.astype(np.float32)
-        y = rng.integers(0, 4, size=(n, m)) * (rng.random((n, m)) < 0.4)
-        for K in sorted({1, min(3, m), m // 2 or 1, m}):
-            yield seed, y, scores, K
-
-
-@pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize(
-    "form", ["dense", "bool", "float32", "uint16", "csr", "csr_bool", "csc"]
-)
-def test_kernel_matches_numpy_reference(form, threads, monkeypatch):
-    # The cases are small: make every block worth both threads.
-    monkeypatch.setattr(_topk, "MIN_CELLS_PER_THREAD", 1)
-    for seed, y, scores, K in cases():
-        threshold = 1.0 if seed % 2 else 0.0
-        if form == "bool":
-            y, threshold = y > 0, 0.0
-        converted = {
-            "dense": y,
-            "bool": y,
-            "float32": y.astype(np.float32),
-            "uint16": y.astype(np.uint16),
-            "csr": sp.csr_matrix(y),
-            "csr_bool": sp.csr_matrix(y > 0),
-            "csc": sp.csc_matrix(y).tocsr(),
-        }[form]
-        if form == "csr_bool":
-            y, threshold = y > 0, 0.0
-        source = RelevanceSource(converted, threshold)
-        expected = reference(y, scores, K, threshold)
-        rows = slice(0, scores.shape[0])
-        with num_threads(threads):
-            got = rank_block(
-                source,
-                scores,
-                rows,
-                K,
-                ignore_ties=False,
-                want_ideal=True,
-                exponential=True,
-            )
-        for name, value in expected.items():
-            np.testing.assert_allclose(
-                getattr(got, name), value, err_msg=f"{name}, seed {seed}, K {K}"
-            )
-
-
-@pytest.mark.parametrize("K", [5, 64, 65, 100, 124, 125, 400, 1000])
-def test_every_selection_path(K):
+@pytest.mark.parametrize("K", [1, 5, 64, 65, 100, 124, 125, 400, 1000])
+@pytest.mark.parametrize("later_first", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_every_selection_path(K, later_first, dtype):
     # K <= 64 with K * 8 < row: sorted buffer; larger K: heap; K * 8 >= row:
     # selection over the whole row. Rows of 1000 with ties and -inf.
     rng = np.random.default_rng(K)
-    scores = rng.integers(0, 150, size=(20, 1000)).astype(float)
+    scores = rng.integers(0, 150, size=(20, 1000)).astype(dtype)
     scores[rng.random((20, 1000)) < 0.1] = -np.inf
     scores[0] = 1.0  # one row all tied
-    y = rng.integers(0, 3, size=(20, 1000))
-    expected = reference(y, scores, K, 0.0)
-    for ignore_ties in (False, True):
-        got = rank_block(
-            RelevanceSource(y, 0.0),
+    scores[1] = rng.random(1000)  # one tie-free row
+    values, cols, outside, nan = _kernel.top_k(scores, K, later_first)
+    exp_values, exp_cols, exp_outside = reference_top_k(scores, K, later_first)
+    np.testing.assert_array_equal(values, exp_values)
+    np.testing.assert_array_equal(cols, exp_cols)
+    if not later_first:
+        # Left-out items tied with the K-th (-inf ones do not matter).
+        finite = np.isfinite(exp_values[:, -1])
+        np.testing.assert_array_equal(outside[finite], exp_outside[finite])
+    assert not nan.any()
+
+
+@pytest.mark.parametrize("K", [3, 200])
+def test_nan_is_found_anywhere_in_the_row(K):
+    for position in (0, 2, 31, 32, 33, 511, 999):
+        scores = np.random.default_rng(position).random((2, 1000))
+        scores[1, position] = np.nan
+        for dtype in (np.float64, np.float32):
+            *_, nan = _kernel.top_k(scores.astype(dtype), K)
+            assert nan.tolist() == [False, True], position
+
+
+def large_case(seed, n=40, m=600, levels=6):
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, levels, size=(n, m)).astype(np.float64)
+    if seed % 2:
+        scores += rng.random((n, m)) * 0.5  # some ties broken, some not
+    scores[rng.random((n, m)) < 0.05] = -np.inf
+    scores[0] = 3.0  # one row all tied
+    grades = rng.integers(1, 4, size=(n, m))
+    y = np.where(rng.random((n, m)) < 0.08, grades, 0)
+    y[1] = 0  # a row with no relevant item
+    y[2, : m // 2] = grades[2, : m // 2]  # a row with many relevant items
+    return y, scores
+
+
+def configurations(metric):
+    info = METRICS[metric]
+    if not info.needs_k:
+        return [(None, {})]
+    ks = [1, 7, 70, 300] + ([None] if info.allow_k_none else [])
+    params = [{}]
+    if "denominator" in info.param_names:
+        params = [{"denominator": d} for d in ("relevant", "min", "retrieved")]
+    if "gain" in info.param_names:
+        params = [{"gain": "linear"}, {"gain": "exponential", "log_base": 10}]
+    return list(itertools.product(ks, params))
+
+
+@pytest.mark.parametrize("metric", sorted(METRICS))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kernel_matches_the_numpy_engine(metric, seed):
+    y, scores = large_case(seed)
+    for (k, params), ignore_ties, threshold in itertools.product(
+        configurations(metric), (False, True), (0, 1)
+    ):
+        expected, expected_empty = reference_values(
+            metric,
+            y,
             scores,
-            slice(0, 20),
-            K,
+            k=k,
+            params=params,
             ignore_ties=ignore_ties,
-            want_ideal=True,
-            exponential=False,
+            threshold=threshold,
         )
-        np.testing.assert_array_equal(got.cols, expected["cols"])
-        np.testing.assert_array_equal(got.grade, expected["grade"])
-        np.testing.assert_array_equal(got.ideal, expected["ideal"])
-        if not ignore_ties:
-            np.testing.assert_array_equal(got.gsize, expected["gsize"])
-            np.testing.assert_array_equal(got.tied_relevant, expected["tied_relevant"])
+        kwargs = dict(params, average=None, zero_division=np.nan)
+        if METRICS[metric].needs_k:
+            kwargs["k"] = k
+        got = FUNCS[metric](
+            y, scores, ignore_ties=ignore_ties, relevance_threshold=threshold, **kwargs
+        )
+        if METRICS[metric].empty_rows == "zero_division":
+            expected = np.where(expected_empty, np.nan, expected)
+        np.testing.assert_allclose(
+            got,
+            expected,
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=f"{metric} k={k} {params} ties={ignore_ties} t={threshold}",
+        )
 
 
-def test_ignore_ties_groups_are_single_ranks():
-    scores = np.array([[1.0, 1.0, 1.0, 0.5]])
-    got = rank_block(
-        RelevanceSource(np.ones((1, 4)), 0.0),
-        scores,
-        slice(0, 1),
-        3,
-        ignore_ties=True,
-        want_ideal=False,
-        exponential=False,
-    )
-    assert got.cols.tolist() == [[0, 1, 2]]
-    assert got.gstart.tolist() == [[0, 1, 2]] and got.gsize.tolist() == [[1, 1, 1]]
+LAYOUTS = ["dense", "bool", "float32", "uint16", "int8", "csr", "csc", "segments"]
 
 
-def test_csr_rows_are_read_at_the_block_offset():
-    rng = np.random.default_rng(0)
-    y = (rng.random((50, 20)) < 0.3).astype(int)
-    scores = rng.random((50, 20))
-    source = RelevanceSource(sp.csr_matrix(y), 0.0)
-    for rows in (slice(0, 10), slice(10, 37), slice(37, 50)):
-        got = rank_block(
-            source,
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_every_relevance_layout_and_thread_count(layout, threads, monkeypatch):
+    # The cases are small: make every input worth both threads.
+    monkeypatch.setattr(_ranking, "MIN_CELLS_PER_THREAD", 1)
+    y, scores = large_case(3, n=30, m=300)
+    if layout in ("bool",):
+        y = y > 0
+    names = ["precision@5", "recall@40", "hit@3", "mrr", "map@50", "ndcg@20"]
+    names += ["ndcg", "dcg@7", "f1@9", "r_precision"]
+    from sklearn_rankk import get_scorer
+    from sklearn_rankk._core import engine
+
+    scorer = get_scorer(names, zero_division=0.0)
+    expected = {}
+    for name, request in zip(names, scorer.requests):
+        metric = request.metric.name
+        values, empty = reference_values(
+            metric,
+            y,
             scores,
-            rows,
-            5,
+            k=request.k,
+            params=request.options,
             ignore_ties=False,
-            want_ideal=False,
-            exponential=False,
+            threshold=0,
         )
-        expected = reference(y[rows], scores[rows], 5, 0.0)
-        np.testing.assert_array_equal(got.grade, expected["grade"])
-        np.testing.assert_array_equal(got.n_relevant, expected["n_relevant"])
+        expected[name] = values
+    converted = {
+        "dense": y,
+        "bool": y,
+        "float32": y.astype(np.float32),
+        "uint16": y.astype(np.uint16),
+        "int8": y.astype(np.int8),
+        "csr": sp.csr_matrix(y),
+        "csc": sp.csc_matrix(y),
+        "segments": y,
+    }[layout]
+    with num_threads(threads):
+        if layout == "segments":
+            qid = np.repeat(np.arange(y.shape[0]), y.shape[1])
+            rows = engine.row_values(
+                scorer.requests, converted.ravel(), scores.ravel(), qid=qid
+            )
+        else:
+            rows = engine.row_values(scorer.requests, converted, scores)
+    for name, values in zip(names, rows.values):
+        np.testing.assert_allclose(
+            values, expected[name], rtol=RTOL, atol=ATOL, err_msg=name
+        )
+
+
+def test_segments_of_any_length_equal_their_own_rows():
+    """Skewed segments (1 to 2,000 items, some empty of relevant items), with
+    ties across segment boundaries: each segment's values are those of its
+    own one-row matrix."""
+    rng = np.random.default_rng(7)
+    lengths = [1, 2, 2000, 3, 57, 1, 640, 9]
+    y = [rng.integers(0, 3, n) * (rng.random(n) < 0.3) for n in lengths]
+    s = [rng.integers(0, 4, n).astype(float) for n in lengths]  # ties everywhere
+    qid = np.repeat(np.arange(len(lengths)), lengths)
+    flat_y, flat_s = np.concatenate(y), np.concatenate(s)
+    for name, function in FUNCS.items():
+        kwargs = {"k": 5} if METRICS[name].needs_k else {}
+        got = function(
+            flat_y, flat_s, qid=qid, average=None, zero_division=np.nan, **kwargs
+        )
+        alone = [
+            function(t[None], v[None], average=None, zero_division=np.nan, **kwargs)[0]
+            for t, v in zip(y, s)
+        ]
+        np.testing.assert_array_equal(got, alone, err_msg=name)
 
 
 def test_threads_follow_threadpoolctl_and_the_explicit_setting():
@@ -197,27 +223,18 @@ def test_threads_follow_threadpoolctl_and_the_explicit_setting():
 
 
 @pytest.mark.parametrize("cells, expected", [(100, 1), (1 << 20, 2)])
-def test_small_blocks_run_on_one_thread(cells, expected, monkeypatch):
+def test_small_inputs_run_on_one_thread(cells, expected, monkeypatch):
     seen = []
-    real = _topk._kernel.rank_dense
+    real = _kernel.evaluate_aligned
 
     def spy(*args):
         seen.append(args[-1])
         return real(*args)
 
-    monkeypatch.setattr(_topk._kernel, "rank_dense", spy)
+    monkeypatch.setattr(_ranking._kernel, "evaluate_aligned", spy)
     scores = np.zeros((cells // 100, 100))
-    source = RelevanceSource(np.ones_like(scores), 0.0)
     with num_threads(2):
-        rank_block(
-            source,
-            scores,
-            slice(0, scores.shape[0]),
-            3,
-            ignore_ties=True,
-            want_ideal=False,
-            exponential=False,
-        )
+        FUNCS["hit"](np.ones_like(scores), scores, k=3)
     assert seen == [min(expected, n_threads())]
 
 
@@ -235,60 +252,35 @@ def test_no_oversubscription_in_joblib_workers():
 
 
 def test_kernel_checks_its_arguments():
-    from sklearn_rankk._core import _kernel
-
     scores, y = np.zeros((2, 5)), np.zeros((2, 5), dtype=np.uint8)
-    row_k = np.full(2, 2, dtype=np.int64)
-    for K in (0, 6):
-        with pytest.raises(ValueError, match="K must be"):
-            _kernel.rank_dense(scores, y, K, row_k, True, 0.0, False, False, 1)
-    with pytest.raises(ValueError, match="row_k"):
-        _kernel.rank_dense(scores, y, 2, row_k + 1, True, 0.0, False, False, 1)
+    requests = np.zeros(1, dtype=_kernel.REQUEST_DTYPE)
+    requests["k"] = 2
+    args = (requests, 1, 0, 0.0)
     with pytest.raises(ValueError, match="same shape"):
-        _kernel.rank_dense(
-            scores, y[:, :3].copy(), 2, row_k, True, 0.0, False, False, 1
-        )
-    indptr = np.zeros(2, dtype=np.int64)  # covers one row, not two
+        _kernel.evaluate_aligned(scores, y[:, :3].copy(), None, 5, *args, False, 1)
+    with pytest.raises(ValueError, match="number of columns"):
+        _kernel.evaluate_aligned(scores, y, None, 4, *args, False, 1)
+    with pytest.raises(ValueError, match="offsets"):
+        bad = np.array([0, 3, 2], dtype=np.int64)
+        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, False, 1)
+    with pytest.raises(ValueError, match="offsets"):
+        bad = np.array([0, 11], dtype=np.int64)  # past the end
+        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, False, 1)
     with pytest.raises(ValueError, match="indptr"):
-        _kernel.rank_csr(
+        _kernel.evaluate_csr(
             scores,
-            indptr,
+            np.zeros(2, dtype=np.int64),  # covers one row, not two
             np.zeros(0, np.int64),
             np.zeros(0),
             0,
-            2,
-            row_k,
-            True,
-            0.0,
-            False,
-            False,
+            *args,
             1,
         )
-
-
-def test_rows_ranked_to_their_own_depth():
-    # R-precision ranks each row to its |R|: a row ranked to depth 2 inside a
-    # block of depth 4 has the same first two ranks and tie groups as alone.
-    rng = np.random.default_rng(5)
-    scores = rng.integers(0, 3, size=(30, 12)).astype(float)
-    y = rng.integers(0, 2, size=(30, 12))
-    row_k = rng.integers(1, 13, size=30)
-    source = RelevanceSource(y, 0.0)
-    got = rank_block(
-        source,
-        scores,
-        slice(0, 30),
-        row_k,
-        ignore_ties=False,
-        want_ideal=False,
-        exponential=False,
-    )
-    for i, kr in enumerate(row_k):
-        alone = reference(y[i : i + 1], scores[i : i + 1], int(kr), 0.0)
-        np.testing.assert_array_equal(got.cols[i, :kr], alone["cols"][0])
-        np.testing.assert_array_equal(got.gsize[i, :kr], alone["gsize"][0])
-        assert got.tied_relevant[i] == alone["tied_relevant"][0]
-        assert not got.valid[i, kr:].any()
+    with pytest.raises(TypeError, match="unsupported"):
+        _kernel.evaluate_aligned(scores.astype(np.float16), y, None, 5, *args, False, 1)
+    for K in (0, 6):
+        with pytest.raises(ValueError, match="K must be"):
+            _kernel.top_k(scores, K)
 
 
 INTEGER_DTYPES = ["u1", "i1", "i2", "u2", "i4", "u4", "i8", "u8"]
@@ -319,19 +311,25 @@ def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
         float(info.max) + 1.0,
     ]
     for threshold in thresholds:
-        with np.errstate(over="ignore", invalid="ignore"):  # 2**grade: unused
-            expected = reference(y, scores, 4, threshold)
-        source = RelevanceSource(y, threshold)
-        got = rank_block(
-            source,
-            scores,
-            slice(0, y.shape[0]),
-            4,
-            ignore_ties=False,
-            want_ideal=True,
-            exponential=False,
-        )
-        for name in ("n_relevant", "ideal", "tied_relevant", "grade"):
+        for metric in ("precision", "recall", "r_precision", "map"):
+            k = {} if metric == "r_precision" else {"k": 4}
+            expected, _ = reference_values(
+                metric,
+                y.astype(np.float64),
+                scores,
+                k=k.get("k"),
+                params={},
+                ignore_ties=False,
+                threshold=threshold,
+            )
+            got = FUNCS[metric](
+                y,
+                scores,
+                relevance_threshold=threshold,
+                average=None,
+                zero_division=0.0,
+                **k,
+            )
             np.testing.assert_allclose(
-                getattr(got, name), expected[name], err_msg=f"{name} at {threshold}"
+                got, expected, rtol=RTOL, err_msg=f"{metric} at {threshold}"
             )

@@ -207,7 +207,6 @@ def test_sample_weight_is_per_document_constant_per_query():
             ValueError,
             r"missing values \(NaT\)",
         ),
-        ({"relevance_threshold": -0.5}, ValueError, "relevance_threshold must be >= 0"),
         ({"qid": np.array([[1], [2], [1]], dtype=object)[:, 0]}, None, None),
         ({"labels": [0, 1]}, ValueError, "labels and qid cannot be combined"),
         ({"y_score": [0.1, np.nan, 0.3]}, ValueError, "y_score contains NaN"),
@@ -541,3 +540,33 @@ def test_accumulator_qid_weights_are_per_query():
     # A batch whose queries all weigh 0 is accepted, as without qid.
     acc.update(y_true, y_score, np.zeros_like(w), qid=qid)
     assert acc.result()["precision@2"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_negative_threshold_with_qid():
+    """Queries are segments, not padded rows: a negative threshold (grade 0
+    relevant) counts only each query's own documents, as its one-row matrix
+    does."""
+    y_true, y_score, qid = flat_case(6, n_docs=60)
+    ids = list(dict.fromkeys(qid.tolist()))
+    for name, function in FUNCS.items():
+        kwargs = {"k": 3} if name != "r_precision" else {}
+        got = function(
+            y_true,
+            y_score,
+            qid=qid,
+            relevance_threshold=-0.5,
+            average=None,
+            zero_division=0.0,
+            **kwargs,
+        )
+        alone = [
+            function(
+                y_true[qid == q][None],
+                y_score[qid == q][None],
+                relevance_threshold=-0.5,
+                zero_division=0.0,
+                **kwargs,
+            )
+            for q in ids
+        ]
+        np.testing.assert_allclose(got, alone, rtol=1e-13, err_msg=name)

@@ -9,15 +9,17 @@ Two sources of truth:
    ``out.test.aq`` and ``out.test.aql`` (values printed with four decimals).
 2. pytrec_eval (trec_eval's C code behind a Python API) on random runs, to
    1e-12 per query: tie-free runs (both tie modes must agree with trec_eval)
-   and heavily tied runs whose columns are put in trec_eval's tie order (docno
-   descending), where ``ignore_ties=True`` must reproduce trec_eval exactly.
+   and heavily tied runs whose columns are ordered by docno ascending, where
+   ``ignore_ties=True`` (the later column first) must reproduce trec_eval
+   exactly.
 
 Conventions accounted for (trec_eval -> this package):
 
 * trec_eval ignores the rank column, sorts by score descending and breaks ties
-  by docno descending (``strcmp``): columns are ordered by docno descending and
-  ``ignore_ties=True`` ranks ties by column order; or scores are replaced by
-  strictly decreasing values in trec_eval's order.
+  by docno descending (``strcmp``): columns are ordered by docno ascending and
+  ``ignore_ties=True`` ranks tied columns the later first, as scikit-learn's
+  reversed stable argsort does; or scores are replaced by strictly decreasing
+  values in trec_eval's order.
 * Judged relevant documents missing from the run count in ``num_rel`` and in
   the ideal nDCG ranking but sit at no rank: score ``-inf``.
 * ``-l L`` (relevant iff rel >= L) is ``relevance_threshold=L - 1`` for the
@@ -164,12 +166,13 @@ def build_matrices(qrels, run, topics, tie_mode):
     """Rows = topics; columns = the union of the topic's judged and retrieved
     docnos, padded across topics (y_true 0, score -inf).
 
-    ``tie_mode="docno"``: columns sorted by docno descending, raw scores, to be
-    used with ``ignore_ties=True``. ``tie_mode="rank"``: raw column order
+    ``tie_mode="docno"``: columns sorted by docno ascending, raw scores, to be
+    used with ``ignore_ties=True`` (the later column, the larger docno,
+    first). ``tie_mode="rank"``: raw column order
     replaced by strictly decreasing scores in trec_eval's order (score
     descending, docno descending), to be used with exact ties (no ties left).
     """
-    columns = [sorted(set(qrels[t]) | set(run[t]), reverse=True) for t in topics]
+    columns = [sorted(set(qrels[t]) | set(run[t])) for t in topics]
     n_cols = max(map(len, columns))
     y_true = np.zeros((len(topics), n_cols))
     y_score = np.full((len(topics), n_cols), -np.inf)
@@ -380,18 +383,19 @@ def test_pytrec_eval_tie_free(seed, kind, ignore_ties):
 @pytest.mark.parametrize("kind", sorted(RELEVANCE_KINDS))
 @pytest.mark.parametrize("seed", range(4))
 def test_pytrec_eval_ties_in_docno_order(seed, kind):
-    """With ties, columns in docno-descending order and ``ignore_ties=True``
-    reproduce trec_eval's tie-break exactly."""
+    """With ties, columns in docno-ascending order and ``ignore_ties=True``
+    (the later column first) reproduce trec_eval's tie-break exactly."""
     y_true, y_score, judged, docnos, level = random_case(seed, kind, tied=True)
     results = pytrec_eval_per_query(
         *to_trec_dicts(y_true, y_score, judged, docnos), level
     )
-    order = sorted(range(N_DOCS), key=lambda j: docnos[j], reverse=True)
+    order = sorted(range(N_DOCS), key=lambda j: docnos[j])
     assert order != list(range(N_DOCS))
     assert_matches_pytrec_eval(
         y_true[:, order], y_score[:, order], results, level, ignore_ties=True
     )
     # The ties matter: the reverse tie-break (docno ascending) disagrees.
+    # (ignore_ties=True on the reversed columns ranks docnos ascending.)
     reverse = order[::-1]
     flipped = compute_measure(
         "map", y_true[:, reverse], y_score[:, reverse], level=level, ignore_ties=True

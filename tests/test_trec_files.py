@@ -127,11 +127,13 @@ def test_layout_and_query_selection():
     y_true, y_score, qids = from_trec(qrels, run)
     # q5 has no judgments and q9 no results: both left out, as in trec_eval.
     assert qids == ["q1", "q2"]
-    # q2: c (0.9), then the tie b, a by docno descending, then z unretrieved.
+    # q2: c (0.9), then the tie a, b by docno ascending (ignore_ties=True ranks
+    # the later column first: b, then a, trec_eval's order), then z
+    # unretrieved.
     np.testing.assert_array_equal(
         y_score, [[1.0, -np.inf, -np.inf, -np.inf], [0.9, 0.5, 0.5, -np.inf]]
     )
-    np.testing.assert_array_equal(y_true, [[0, 0, 0, 0], [0, 0, 1, 2]])
+    np.testing.assert_array_equal(y_true, [[0, 0, 0, 0], [0, 1, 0, 2]])
     assert y_true.dtype == np.int8
     # complete=True (trec_eval -c): every query of the qrels.
     y_true, y_score, qids = from_trec(qrels, run, complete=True)

@@ -1,9 +1,9 @@
 """The engine: every public path computes its metrics through :func:`row_values`.
 
 Data flows one way: inputs (:mod:`.inputs`, :mod:`.validation`) -> the
-kernel's ranking of each block of rows (:mod:`.ranking`) -> the per-row
-formulas of the requested metrics (the registry's, :mod:`.formulas`) -> which
-rows are undefined (:func:`row_values`, from each metric's ``empty_rows``) ->
+compiled kernel, which ranks each row and computes the per-row values of every
+requested metric (:mod:`.ranking` hands the inputs over) -> which rows are
+undefined (:func:`row_values`, from each metric's ``empty_rows``) ->
 what undefined rows are worth (:func:`fill_undefined`, the one place where
 ``zero_division`` is applied) -> means (:func:`aggregate`, :func:`mean_of_rows`).
 
@@ -22,17 +22,25 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from . import _kernel
+from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid
-from .ranking import RelevanceSource, iter_blocks, rank_block
+from .ranking import compile_requests, evaluate
 from .registry import PARAMS, parse_scorer_name
 from .validation import (
     AVERAGE_OPTIONS,
+    INF_GRADES,
+    NAN_GRADES,
+    NAN_SCORES,
+    NEGATIVE_GRADES,
+    RankingInput,
     check_bool,
     check_exponential_gain,
     check_inputs,
     check_k,
     check_option,
     check_real,
+    check_sample_weight,
     check_zero_division,
     is_dask,
 )
@@ -199,21 +207,26 @@ def row_values(
     relevance_threshold=0,
     labels=None,
     qid=None,
+    offsets=None,
 ):
-    """Per-row values of several requests, from one top-k pass per block.
+    """Per-row values of several requests, from one pass of the kernel.
 
     Parameters
     ----------
     requests : list of Request
     y_true, y_score, sample_weight, ignore_ties, relevance_threshold, labels, qid
         As the metric functions take them.
+    offsets : ndarray of int64 of shape (n_rows + 1,), default=None
+        Flat ``y_true`` and ``y_score`` already grouped into segments (the
+        ``offsets`` of :func:`~sklearn_rankk._core.inputs.group_by_qid`), with
+        one weight per segment.
 
     Returns
     -------
     rows : Rows
     """
     if qid is not None:
-        y_true, y_score, sample_weight = group_by_qid(
+        grouped = group_by_qid(
             y_true,
             y_score,
             qid,
@@ -221,87 +234,79 @@ def row_values(
             labels=labels,
             threshold=relevance_threshold,
         )
-    for accepts, run in _BACKENDS:
-        if accepts(y_true, y_score, sample_weight):
-            return run(
-                requests,
-                y_true,
-                y_score,
-                sample_weight=sample_weight,
-                ignore_ties=ignore_ties,
-                relevance_threshold=relevance_threshold,
-                labels=labels,
-            )
-    if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
-        raise RuntimeError("dask inputs need sklearn_rankk._parallel, not imported")
+        y_true, y_score = grouped.y_true, grouped.y_score
+        sample_weight, offsets = grouped.sample_weight, grouped.offsets
+    if offsets is None:
+        for accepts, run in _BACKENDS:
+            if accepts(y_true, y_score, sample_weight):
+                return run(
+                    requests,
+                    y_true,
+                    y_score,
+                    sample_weight=sample_weight,
+                    ignore_ties=ignore_ties,
+                    relevance_threshold=relevance_threshold,
+                    labels=labels,
+                )
+        if any(is_dask(x) for x in (y_true, y_score, sample_weight)):
+            raise RuntimeError("dask inputs need sklearn_rankk._parallel, not imported")
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     threshold = check_real(relevance_threshold, "relevance_threshold")
     graded = any(r.metric.graded for r in requests)
-    data = check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
-    exponential = any(r.options.get("gain") == "exponential" for r in requests)
-    if exponential:
+    if offsets is None:
+        data = check_inputs(
+            y_true, y_score, sample_weight, graded=graded, labels=labels
+        )
+    else:
+        data = RankingInput(
+            y_true,
+            y_score,
+            check_sample_weight(sample_weight, offsets.shape[0] - 1),
+            offsets,
+        )
+    if any(r.options.get("gain") == "exponential" for r in requests):
         check_exponential_gain(data.y_true, threshold)
-    n_samples, n_items = data.shape
-    values = [None] * len(requests)  # allocated on the first block's shapes
-    undefined = [np.zeros(n_samples, dtype=bool) for _ in requests]
-    source = RelevanceSource(data.y_true, threshold)
-    want_ideal = any(r.metric.needs_ideal for r in requests)
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked
-        for rows in iter_blocks(n_samples, n_items):
-            n_rows = rows.stop - rows.start
-            # The cut-off of each request for each row of the block.
-            cuts = [
-                source.n_relevant(rows)
-                if r.metric.cut_is_n_relevant and not r.curve
-                else np.full(n_rows, min(n_items, r.k or n_items))
-                for r in requests
-            ]
-            # Each row is ranked as deep as its deepest cut-off needs.
-            row_k = np.clip(np.max(cuts, axis=0), 1, n_items)
-            ranked = rank_block(
-                source,
-                data.y_score,
-                rows,
-                row_k,
-                ignore_ties=ignore_ties,
-                want_ideal=want_ideal,
-                exponential=exponential,
+    n_items = data.shape[1]
+    compiled = compile_requests(requests, n_items)
+    ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
+    values, empty, flags = evaluate(compiled, data, ties=ties, threshold=threshold)
+    _raise_for_flags(flags)
+    rows_values, undefined = [], []
+    for i, (request, columns) in enumerate(zip(requests, compiled.columns)):
+        v = values[:, columns] if request.curve else values[:, columns.start]
+        if not np.all(np.isfinite(v)):
+            raise ValueError(
+                f"{request.metric.name} overflowed float64 on some rows: the gains "
+                f"of y_true are too large (use smaller grades or gain='linear')."
             )
-            for i, (request, cut) in enumerate(zip(requests, cuts)):
-                # Only the ranks this request counts (others may go deeper).
-                window = ranked.window(max(1, int(cut.max())))
-                v, empty = _evaluate(request, window, cut, n_items)
-                if not np.all(np.isfinite(v)):
-                    raise ValueError(
-                        f"{request.metric.name} overflowed float64 on some rows: "
-                        f"the gains of y_true are too large (use smaller grades "
-                        f"or gain='linear')."
-                    )
-                if values[i] is None:
-                    values[i] = np.empty((n_samples, *v.shape[1:]), dtype=np.float64)
-                values[i][rows] = v
-                if request.metric.empty_rows == "zero_division":
-                    undefined[i][rows] = empty
-    return Rows(values, undefined, data.sample_weight, n_items)
+        rows_values.append(v)
+        if request.metric.empty_rows == "zero_division":
+            undefined.append(empty[:, i].copy())
+        else:
+            undefined.append(np.zeros(values.shape[0], dtype=bool))
+    return Rows(rows_values, undefined, data.sample_weight, n_items)
 
 
-def _evaluate(request, ranked, cut, n_items):
-    """The request's per-row values on a block's ranking, and its empty rows."""
-    metric, params = request.metric, request.options
-    if request.curve:
-        k_max = request.k or n_items
-        if metric.curve is not None:
-            return metric.curve(ranked, k_max, params)
-        columns = [
-            metric.formula(
-                ranked.window(max(1, min(k, n_items))), np.minimum(cut, k), k, params
-            )
-            for k in range(1, k_max + 1)
-        ]
-        # The empty rows do not depend on the cut-off.
-        return np.column_stack([v for v, _ in columns]), columns[0][1]
-    nominal_k = cut if metric.cut_is_n_relevant else (request.k or n_items)
-    return metric.formula(ranked, cut, nominal_k, params)
+def _raise_for_flags(flags):
+    """The kernel's findings on the inputs, as the errors validation raises."""
+    found = np.bitwise_or.reduce(flags) if flags.size else 0
+    if not found:
+        return
+    if found & _kernel.FLAG_NO_MEMORY:
+        raise MemoryError("not enough memory for the kernel's row buffers")
+    for flag, message in (
+        (_kernel.FLAG_NAN_SCORE, NAN_SCORES),
+        (_kernel.FLAG_NAN_REL, NAN_GRADES),
+        (_kernel.FLAG_INF_REL, INF_GRADES),
+        (_kernel.FLAG_NEG_REL, NEGATIVE_GRADES),
+    ):
+        if found & flag:
+            raise ValueError(message)
+    if found & _kernel.FLAG_EXP_OVERFLOW:
+        raise ValueError(
+            'gain="exponential" overflows for grades >= 1024 (2**grade is '
+            'infinite). Use gain="linear".'
+        )
 
 
 # --------------------------------------------------------------------------

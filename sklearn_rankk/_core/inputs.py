@@ -1,38 +1,28 @@
 """Inputs as the kernel reads them: qid groups, class labels, baselines.
 
 * :func:`group_by_qid`: flat learning-to-rank data (one value per document
-  and a query id) -> one row per query.
+  and a query id) -> one segment of the flat arrays per query, unpadded.
 * :func:`random_ranking_scores`: the scores of a uniformly random ranking of
   the same retrieved items (a constant score, ``-inf`` kept), from which the
   tie-aware engine computes every metric's exact random baseline.
-* :func:`prepare`: every input form -> validated ``RankingInput``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from .validation import (
     as_array,
-    as_float64_exact,
-    check_inputs,
+    check_no_nan,
     check_numeric_dtype,
     check_real,
     check_sample_weight,
     check_y_score,
     is_dask,
 )
-
-
-def prepare(y_true, y_score, sample_weight, *, labels, qid, threshold, graded):
-    """Validated inputs of any form: one row per query with ``qid``."""
-    if qid is not None:
-        y_true, y_score, sample_weight = group_by_qid(
-            y_true, y_score, qid, sample_weight, labels=labels, threshold=threshold
-        )
-    return check_inputs(y_true, y_score, sample_weight, graded=graded, labels=labels)
-
 
 # --------------------------------------------------------------------------
 # qid: flat learning-to-rank data
@@ -99,12 +89,18 @@ def _qid_codes(qid):
 
 
 def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
-    """Flat per-document data -> one row per query.
+    """Flat per-document data -> one segment per query, never padded.
 
-    Each query's documents fill its row in their original order; shorter
-    rows are padded with score ``-inf`` (not retrieved) and relevance 0,
-    which changes no metric. Returns ``(y_true, y_score, sample_weight)``:
-    CSR relevance, a dense score matrix and one weight per query.
+    Each query's documents are gathered, in their original order, into one
+    contiguous segment of the flat arrays; queries follow the order in which
+    their ids first appear. Extra memory grows with the number of documents,
+    whatever the queries' lengths.
+
+    Returns
+    -------
+    grouped : Grouped
+        Flat relevance and scores in segment order, the segments' offsets and
+        one weight per query.
     """
     if any(is_dask(x) for x in (y_true, y_score, qid)):
         raise TypeError(
@@ -116,12 +112,7 @@ def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
             "labels and qid cannot be combined: with qid, y_true holds the "
             "relevance of each document, not class labels."
         )
-    if check_real(threshold, "relevance_threshold") < 0:
-        raise ValueError(
-            f"relevance_threshold must be >= 0 with qid; got {threshold}. Shorter "
-            f"queries are padded with items of relevance 0, which a negative "
-            f"threshold would count as relevant."
-        )
+    check_real(threshold, "relevance_threshold")
     y_score = _flat(y_score, "y_score")
     check_numeric_dtype(y_score, "y_score")
     y_true = _flat(y_true, "y_true")
@@ -137,27 +128,54 @@ def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
                 f"there is one entry per document in each."
             )
     codes, n_groups = _qid_codes(qid)
-    order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes, minlength=n_groups)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    position = np.empty(n, dtype=np.intp)
-    position[order] = np.arange(n) - starts[codes[order]]
-    shape = (n_groups, int(sizes.max()))
-    if y_score.dtype.kind != "f" or y_score.dtype.itemsize > 8:
-        y_score = as_float64_exact(y_score)  # integers beyond 2**53 stay ordered
-    scores = np.full(shape, -np.inf, dtype=y_score.dtype)
-    scores[codes, position] = y_score
-    relevance = sp.csr_matrix((y_true, (codes, position)), shape=shape)
+    offsets = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    if np.all(codes[1:] >= codes[:-1]):  # queries already contiguous, in order
+        order = None
+    else:
+        order = np.argsort(codes, kind="stable")
+        y_score, y_true = y_score[order], y_true[order]
     if sample_weight is not None:
         w = check_sample_weight(sample_weight, n)
-        group_w = w[order[starts]]  # the weight of each query's first document
-        if not np.array_equal(group_w[codes], w):
+        w = w if order is None else w[order]
+        group_w = w[offsets[:-1]]  # the weight of each query's first document
+        if not np.array_equal(np.repeat(group_w, sizes), w):
             raise ValueError(
                 "With qid, sample_weight gives one weight per document and must "
                 "be constant within each query (the query's weight)."
             )
         sample_weight = group_w
-    return relevance, scores, sample_weight
+    return Grouped(y_true, y_score, offsets, sample_weight)
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """Flat per-document data, one contiguous segment per query.
+
+    Attributes
+    ----------
+    y_true, y_score : ndarray of shape (n_documents,)
+        Relevance and scores, query after query.
+    offsets : ndarray of int64 of shape (n_queries + 1,)
+        Query ``i`` is ``offsets[i]:offsets[i + 1]``.
+    sample_weight : ndarray of shape (n_queries,) or None
+        One weight per query.
+    """
+
+    y_true: np.ndarray
+    y_score: np.ndarray
+    offsets: np.ndarray
+    sample_weight: np.ndarray | None
+
+    @property
+    def n_rows(self):
+        return self.offsets.shape[0] - 1
+
+    @property
+    def n_items(self):
+        """Documents of the longest query."""
+        return int(np.max(np.diff(self.offsets))) if self.n_rows else 0
 
 
 # --------------------------------------------------------------------------
@@ -173,7 +191,13 @@ def random_ranking_scores(y_score):
     """
     if is_dask(y_score):
         return y_score.map_blocks(_constant_scores, dtype=y_score.dtype)
+    if getattr(y_score, "ndim", 2) == 1:  # flat scores of qid groups
+        y_score = _flat(y_score, "y_score")
+        check_numeric_dtype(y_score, "y_score")
+        check_no_nan(y_score)
+        return _constant_scores(y_score)
     y_score = check_y_score(y_score)
+    check_no_nan(y_score)  # the kernel reads the constants, not these
     if sp.issparse(y_score):
         return _constant_scores(y_score)
     # Dense scores (in memory or read by blocks): made one block at a time

@@ -9,8 +9,9 @@ columns, the command line's ``-m`` names, display labels, the public
 functions and their docstrings, the API docs list and the common tests are
 all read from here. This is the only module that spells a metric's name.
 
-Adding a metric is one :class:`Metric` entry here, its per-row formula in
-:mod:`~sklearn_rankk._core.formulas` and its oracle in the tests.
+Adding a metric is one :class:`Metric` entry here, its per-row formula in the
+kernel (``_core/kernel.hpp``, a case of ``process_row``) and its oracle in the
+tests.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from . import formulas
+from . import _kernel
 
 
 @dataclass(frozen=True)
@@ -94,12 +95,9 @@ class Metric:
         Name of the public function (``"ndcg_at_k_score"``).
     label : str
         Name on plots and in legends (``"nDCG"``).
-    formula : callable
-        Per-row formula, ``formula(ranked, cut, k, params) -> (values,
-        empty)`` (see :mod:`~sklearn_rankk._core.formulas`).
-    curve : callable or None
-        Per-row values at every cut-off ``1 .. k_max`` in one go, if the
-        metric has such a formula (else a curve is one request per k).
+    formula : int
+        The kernel's code of its per-row formula (``_kernel.NDCG``, ...): the
+        kernel computes it at any cut-off, or at every cut-off of a curve.
     needs_k : bool
         Whether the metric has a cut-off ``k`` (False: R-precision, cut at
         each row's |R|).
@@ -136,8 +134,7 @@ class Metric:
     name: str
     function_name: str
     label: str
-    formula: object
-    curve: object = None
+    formula: int
     needs_k: bool = True
     allow_k_none: bool = False
     graded: bool = False
@@ -180,8 +177,7 @@ _ENTRIES = (
         name="precision",
         function_name="precision_at_k_score",
         label="Precision",
-        formula=formulas.precision,
-        curve=formulas.precision_curve,
+        formula=_kernel.PRECISION,
         empty_rows="zero",
         trec_eval_cutoff="P",
         aliases=("P",),
@@ -208,8 +204,7 @@ _ENTRIES = (
         name="recall",
         function_name="recall_at_k_score",
         label="Recall",
-        formula=formulas.recall,
-        curve=formulas.recall_curve,
+        formula=_kernel.RECALL,
         trec_eval_cutoff="recall",
         summary="""\
     Recall at k: the fraction of the relevant items found in the top ``k``.
@@ -229,8 +224,7 @@ _ENTRIES = (
         name="f1",
         function_name="f1_at_k_score",
         label="F1",
-        formula=formulas.f1,
-        curve=formulas.f1_curve,
+        formula=_kernel.F1,
         summary="""\
     F1 at k: the harmonic mean of precision at k and recall at k.
 
@@ -247,7 +241,7 @@ _ENTRIES = (
         name="hit",
         function_name="hit_at_k_score",
         label="Hit rate",
-        formula=formulas.hit,
+        formula=_kernel.HIT,
         perfect_is_one=True,
         empty_rows="zero",
         trec_eval_cutoff="success",
@@ -274,7 +268,7 @@ _ENTRIES = (
         name="mrr",
         function_name="mrr_at_k_score",
         label="MRR",
-        formula=formulas.reciprocal_rank,
+        formula=_kernel.RECIPROCAL_RANK,
         allow_k_none=True,
         perfect_is_one=True,
         empty_rows="zero",
@@ -296,7 +290,7 @@ _ENTRIES = (
         name="map",
         function_name="map_at_k_score",
         label="MAP",
-        formula=formulas.average_precision,
+        formula=_kernel.AVERAGE_PRECISION,
         allow_k_none=True,
         params=(DENOMINATOR,),
         trec_eval_cutoff="map_cut",
@@ -321,7 +315,7 @@ _ENTRIES = (
         name="dcg",
         function_name="dcg_at_k_score",
         label="DCG",
-        formula=formulas.dcg,
+        formula=_kernel.DCG,
         allow_k_none=True,
         graded=True,
         params=(GAIN, LOG_BASE),
@@ -331,7 +325,8 @@ _ENTRIES = (
     Discounted cumulative gain at k.
 
     ``DCG@k = sum over ranks i <= k of gain(rel_i) / log_base(i + 1)``.
-    Equal to scikit-learn's ``dcg_score`` (both tie modes).""",
+    Equal to scikit-learn's ``dcg_score``: ties averaged by default; with
+    ``ignore_ties=True``, ties ranked the later column first.""",
         examples=_EXAMPLE_DATA
         + """
     >>> from sklearn_rankk import dcg_at_k_score
@@ -344,7 +339,7 @@ _ENTRIES = (
         name="ndcg",
         function_name="ndcg_at_k_score",
         label="nDCG",
-        formula=formulas.ndcg,
+        formula=_kernel.NDCG,
         allow_k_none=True,
         graded=True,
         needs_ideal=True,
@@ -357,7 +352,8 @@ _ENTRIES = (
 
     ``nDCG@k = DCG@k / IDCG@k``, where the ideal DCG ranks every item of the
     row, retrieved or not, by decreasing gain. Equal to scikit-learn's
-    ``ndcg_score`` (both tie modes) on samples with a relevant item.""",
+    ``ndcg_score`` on samples with a relevant item: ties averaged by default;
+    with ``ignore_ties=True``, ties ranked the later column first.""",
         undefined_doc=" (samples whose ideal DCG is 0: no relevant item)",
         examples=_EXAMPLE_DATA
         + """
@@ -372,7 +368,7 @@ _ENTRIES = (
         function_name="r_precision_score",
         label="R-precision",
         # Recall (= precision) at the cut-off |R| of each row.
-        formula=formulas.recall,
+        formula=_kernel.RECALL,
         needs_k=False,
         perfect_is_one=True,
         trec_eval_whole="Rprec",

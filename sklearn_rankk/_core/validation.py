@@ -24,15 +24,26 @@ _NUMERIC_KINDS = "biuf"
 
 @dataclass(frozen=True)
 class RankingInput:
-    """Validated inputs: ``y_true`` as a 2-D dense array or CSR matrix."""
+    """Validated inputs.
 
-    y_true: object  # np.ndarray (2-D) or scipy.sparse.csr_matrix
-    y_score: object  # np.ndarray (2-D) or scipy.sparse.csr_matrix
+    Either a matrix: ``y_score`` 2-D (an array, a row-sliceable array or a
+    CSR matrix) and ``y_true`` a 2-D dense array or CSR matrix of its shape;
+    or segments (``offsets`` not None): flat 1-D ``y_true`` and ``y_score``,
+    row ``i`` being ``offsets[i]:offsets[i + 1]``.
+    """
+
+    y_true: object
+    y_score: object
     sample_weight: np.ndarray | None
+    offsets: np.ndarray | None = None
 
     @property
     def shape(self):
-        return self.y_score.shape
+        """(rows, items of the longest row)."""
+        if self.offsets is None:
+            return tuple(self.y_score.shape)
+        lengths = np.diff(self.offsets)
+        return (lengths.shape[0], int(lengths.max(initial=0)))
 
 
 def is_dask(x):
@@ -130,8 +141,10 @@ def _canonical_csr(x):
 def check_y_score(y_score):
     """Validate ``y_score``: 2-D, numeric, non-empty, no NaN (±inf allowed).
 
-    A row-sliceable array (:func:`is_row_sliceable`) is returned as it is and
-    checked for NaN one block of rows at a time, as the kernel reads it.
+    A row-sliceable array (:func:`is_row_sliceable`) is returned as it is. NaN
+    scores are reported by the kernel, which reads every score (see
+    :data:`NAN_SCORES`); :func:`check_no_nan` checks scores that the kernel
+    will not read.
     """
     lazy = is_row_sliceable(y_score)
     if not lazy:
@@ -139,9 +152,6 @@ def check_y_score(y_score):
     if sp.issparse(y_score):
         _check_sparse_2d(y_score, "y_score")
         y_score = _canonical_csr(y_score)
-        values = y_score.data
-    else:
-        values = y_score
     check_numeric_dtype(y_score, "y_score")
     if y_score.ndim != 2:
         raise ValueError(
@@ -154,12 +164,7 @@ def check_y_score(y_score):
             f"y_score is empty: shape {y_score.shape}; at least one row and one "
             f"column are needed."
         )
-    if lazy:
-        return y_score
-    if values.dtype.kind == "f" and values.size and np.isnan(np.min(values)):
-        raise ValueError(
-            "y_score contains NaN. Use -inf for items that are not retrieved."
-        )
+    # NaN scores are found by the kernel as it reads them (no pass here).
     return y_score
 
 
@@ -195,20 +200,44 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
             f"y_true and y_score must have the same shape; got y_true "
             f"{y_true.shape} and y_score {tuple(y_score_shape)}."
         )
+    if sp.issparse(y_true):  # dense grades are checked by the kernel as read
+        check_grades(values, graded=graded)
+    return y_true
+
+
+NAN_SCORES = "y_score contains NaN. Use -inf for items that are not retrieved."
+NAN_GRADES = "y_true contains NaN; relevance must be finite."
+INF_GRADES = "y_true contains infinite values; relevance must be finite."
+NEGATIVE_GRADES = (
+    "y_true contains negative relevance; graded metrics (DCG, nDCG) need "
+    "non-negative grades (use 0 for non-relevant items)."
+)
+
+
+def check_grades(values, *, graded):
+    """Grades must be finite, and non-negative for graded metrics."""
     if values.size and values.dtype.kind == "f":
         lo, hi = np.min(values), np.max(values)
         if np.isnan(lo) or np.isnan(hi):
-            raise ValueError("y_true contains NaN; relevance must be finite.")
+            raise ValueError(NAN_GRADES)
         if np.isinf(lo) or np.isinf(hi):
-            raise ValueError(
-                "y_true contains infinite values; relevance must be finite."
-            )
+            raise ValueError(INF_GRADES)
     if graded and values.size and values.dtype.kind != "b" and np.min(values) < 0:
-        raise ValueError(
-            "y_true contains negative relevance; graded metrics (DCG, nDCG) need "
-            "non-negative grades (use 0 for non-relevant items)."
-        )
-    return y_true
+        raise ValueError(NEGATIVE_GRADES)
+
+
+def check_no_nan(y_score):
+    """NaN scores are an error (for scores the kernel will not read)."""
+    values = y_score.data if sp.issparse(y_score) else y_score
+    if is_row_sliceable(values):  # read a block of rows at a time
+        step = max(1, (1 << 20) // max(values.shape[1], 1))
+        blocks = (values[i : i + step] for i in range(0, values.shape[0], step))
+    else:
+        blocks = [np.asarray(values)]
+    for block in blocks:
+        block = np.asarray(block)
+        if block.dtype.kind == "f" and block.size and np.isnan(np.min(block)):
+            raise ValueError(NAN_SCORES)
 
 
 def _labels_to_csr(y_true, shape, labels):

@@ -106,7 +106,7 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         grade as gain and count negative grades as 0, as trec_eval does.
     ties : {"trec_eval", "average"}, default="trec_eval"
         ``"trec_eval"``: tied scores ranked by docno descending
-        (``ignore_ties=True`` on trec_eval's column order); ``"average"``:
+        (``ignore_ties=True`` on from_trec's columns); ``"average"``:
         the expected value over all orderings of tied documents.
     complete : bool, default=False
         trec_eval's ``-c``.

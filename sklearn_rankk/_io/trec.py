@@ -242,8 +242,8 @@ def from_trec(qrels, run, *, complete=False):
 
     Notes
     -----
-    Columns of a row: the retrieved documents in trec_eval's order (score
-    descending, ties by docno descending), then the judged documents of
+    Columns of a row: the retrieved documents by score descending, tied
+    documents by docno ascending, then the judged documents of
     positive grade the run lacks, then padding to the widest row (score
     ``-inf``, relevance 0), which changes no metric at a non-negative
     ``relevance_threshold`` (a negative one would count the padding as
@@ -252,11 +252,12 @@ def from_trec(qrels, run, *, complete=False):
     nor relevant. With relevance level ``L`` of trec_eval's ``-l``, pass
     ``relevance_threshold=L - 1`` to the binary metrics.
 
-    Ties: with ``ignore_ties=True`` the metrics rank tied documents by column
-    order, which is trec_eval's docno order, and so reproduce trec_eval
-    exactly. The default ``ignore_ties=False`` gives the expected value over
-    all orderings of tied documents instead, which does not depend on the
-    docnos. Both agree on runs without tied scores.
+    Ties: with ``ignore_ties=True`` the metrics rank tied documents the later
+    column first (as scikit-learn does), which with these columns is
+    trec_eval's order (docno descending), and so reproduce trec_eval exactly.
+    The default ``ignore_ties=False`` gives the expected value over all
+    orderings of tied documents instead, which does not depend on the docnos.
+    Both agree on runs without tied scores.
 
     Examples
     --------
@@ -268,13 +269,14 @@ def from_trec(qrels, run, *, complete=False):
     >>> qids
     ['q1', 'q2']
     >>> y_true
-    array([[0, 1, 0, 1],
+    array([[1, 0, 0, 1],
            [0, 1, 0, 0]], dtype=int8)
     >>> y_score
     array([[ 0.5,  0.5,  0.1, -inf],
            [ 0.9, -inf, -inf, -inf]])
 
-    trec_eval puts d2 before d1 (tied scores, docno descending):
+    trec_eval puts d2 before d1 (tied scores, docno descending), as
+    ``ignore_ties=True`` does (the later column first):
 
     >>> precision_at_k_score(y_true, y_score, k=1, ignore_ties=True, average=None)
     array([0., 0.])
@@ -298,8 +300,10 @@ def from_trec(qrels, run, *, complete=False):
     rows = []
     for qid in qids:
         judged, retrieved = qrels[qid], run.get(qid, {})
-        # trec_eval's order: score descending, then docno descending.
-        docs = sorted(retrieved, key=lambda d: (retrieved[d], d), reverse=True)
+        # Score descending, ties by docno ascending: ranked the later column
+        # first (ignore_ties=True), tied documents come in trec_eval's order,
+        # docno descending.
+        docs = sorted(retrieved, key=lambda d: (-retrieved[d], d))
         scores = np.array([retrieved[d] for d in docs], dtype=np.float64)
         rows.append((scores, row_grades(docs, judged)))
     y_true, y_score = to_matrices(rows)

@@ -132,11 +132,12 @@ array-like of shape (n_rows,)
         scorer = self._scorer
         if is_dask(sample_weight):
             sample_weight = sample_weight.compute()
-        if qid is not None:  # one row per query, one weight per query
+        offsets = None
+        if qid is not None:  # one segment per query, one weight per query
             positive = sample_weight is not None and np.any(
                 np.asarray(sample_weight) != 0
             )
-            y_true, y_score, query_weights = group_by_qid(
+            grouped = group_by_qid(
                 y_true,
                 y_score,
                 qid,
@@ -144,12 +145,18 @@ array-like of shape (n_rows,)
                 labels=labels,
                 threshold=scorer.relevance_threshold,
             )
+            y_true, y_score, offsets = grouped.y_true, grouped.y_score, grouped.offsets
             if sample_weight is not None:
                 sample_weight = (
-                    query_weights if positive else np.zeros(y_score.shape[0])
+                    grouped.sample_weight if positive else np.zeros(grouped.n_rows)
                 )
         rows = engine.row_values(
-            scorer.requests, y_true, y_score, labels=labels, **scorer.options
+            scorer.requests,
+            y_true,
+            y_score,
+            labels=labels,
+            offsets=offsets,
+            **scorer.options,
         )
         values, undefined = rows.values, rows.undefined
         n_rows = values[0].shape[0]

@@ -1,0 +1,866 @@
+/* The compiled kernel: rows in, metric values out.
+ *
+ * For every row (a segment of a flat score array, or a row of a dense
+ * matrix), one call
+ *
+ *   1. reads the row's relevance once: |R| (relevant items, y > threshold),
+ *      the checks on the values (NaN, infinite, negative grades), and, when a
+ *      graded metric needs it, the ideal ranking's grades;
+ *   2. reads the row's scores once: the best K items in rank order (K: the
+ *      deepest cut-off any request needs for this row) and NaN detection;
+ *   3. with the top items in cache, computes every requested metric at every
+ *      requested cut-off (or every cut-off 1..k of a curve), exactly under
+ *      ties: the value is the expectation over all orderings of tied items
+ *      (McSherry & Najork, ECIR 2008), in closed form.
+ *
+ * Tie modes: TIES_EXACT (the expectation); TIES_LATER_FIRST (one ranking:
+ * among equal scores the later column first, scikit-learn's reversed stable
+ * argsort, as in top_k_accuracy_score).
+ *
+ * Notation of the tie-aware formulas, for one row: the item at rank p lies in
+ * a tie group of n_g items (whole row, members beyond the cut-off included),
+ * r_g of them relevant, starting at rank a_g; o = p - a_g.
+ *   e[p] = r_g / n_g                 expected relevance at p (P, R, F1, DCG)
+ *   h[p] = r_g / (n_g - o)           P(p relevant | no earlier rank of its
+ *                                    group is): hit and reciprocal rank
+ *   pair_g = r_g (r_g-1)/(n_g (n_g-1))  E[rel_i rel_j], i != j in one group (AP)
+ *
+ * Rows are spread over OpenMP threads (dynamic schedule: a busy core does not
+ * hold the others back). Nothing here calls Python; the caller releases the
+ * GIL.
+ */
+#ifndef SKLEARN_RANKK_KERNEL_HPP
+#define SKLEARN_RANKK_KERNEL_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "_simd.h"
+
+namespace rankk {
+
+// ---- request description (kept in sync with _kernel.pyx) -------------------
+
+enum Formula : int32_t {
+    PRECISION = 0,
+    RECALL = 1,
+    F1 = 2,
+    HIT = 3,
+    RECIPROCAL_RANK = 4,
+    AVERAGE_PRECISION = 5,
+    DCG = 6,
+    NDCG = 7,
+};
+
+enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
+
+// Request.k: > 0 a cut-off; K_WHOLE the whole row; K_NREL each row's |R|.
+constexpr int64_t K_WHOLE = 0;
+constexpr int64_t K_NREL = -1;
+
+enum Ties : int32_t { TIES_EXACT = 0, TIES_LATER_FIRST = 1 };
+
+enum RowFlag : uint8_t {
+    FLAG_NAN_SCORE = 1,
+    FLAG_NAN_REL = 2,
+    FLAG_INF_REL = 4,
+    FLAG_NEG_REL = 8,
+    FLAG_EXP_OVERFLOW = 16,  // a relevant grade >= 1024 with exponential gain
+    FLAG_NO_MEMORY = 128,
+};
+
+struct Request {
+    int32_t formula;
+    int32_t denominator;
+    int32_t exponential;
+    int32_t curve;  // 1: the values at every cut-off 1..k, in k columns
+    int64_t k;
+    int64_t col;  // first output column
+    double log_base;
+};
+
+struct Plan {
+    const Request *req;
+    int32_t n_req;
+    int32_t ties;
+    double threshold;
+    int32_t want_ideal;
+    int32_t any_exponential;
+    int32_t check_negative;  // graded metrics: negative grades are an error
+    int32_t n_threads;
+    int64_t out_stride;  // output columns per row
+};
+
+// ---- relevance of a row ----------------------------------------------------
+
+// How an integer grade is compared with the threshold: y > t exactly when
+// y > floor(t) in the grade's own type (vectorisable), while |t| < 2**53 - 1.
+enum Compare : int32_t { CMP_FLOAT = 0, CMP_INT = 1, CMP_ALL = 2, CMP_NONE = 3 };
+
+template <class R>
+struct Threshold {
+    double t;
+    int32_t mode;
+    R it;
+    explicit Threshold(double t_) : t(t_), mode(CMP_FLOAT), it(0) {
+        if constexpr (std::is_integral<R>::value) {
+            if (std::isfinite(t) && std::fabs(std::floor(t)) < 9007199254740991.0) {
+                double f = std::floor(t);
+                if (f < (double)std::numeric_limits<R>::min()) {
+                    mode = CMP_ALL;
+                } else if (f >= (double)std::numeric_limits<R>::max()) {
+                    mode = CMP_NONE;
+                } else {
+                    mode = CMP_INT;
+                    it = (R)f;
+                }
+            }
+        }
+    }
+    inline bool relevant(R y) const {
+        if constexpr (std::is_integral<R>::value) {
+            if (mode == CMP_INT) return y > it;
+            if (mode == CMP_ALL) return true;
+            if (mode == CMP_NONE) return false;
+        }
+        return (double)y > t;
+    }
+};
+
+// Relevance aligned with the scores (dense rows, or segments of flat arrays).
+template <class R>
+struct Aligned {
+    const R *y;
+    int64_t m;
+    const Threshold<R> *th;
+
+    int64_t count(uint8_t &flags, bool check_negative) const {
+        int64_t c = 0;
+        const Threshold<R> &T = *th;
+        if constexpr (std::is_floating_point<R>::value) {
+            int bad = 0, neg = 0;
+            for (int64_t j = 0; j < m; ++j) {
+                R v = y[j];
+                c += (double)v > T.t;
+                bad |= (v - v) != (v - v);  // NaN or infinite
+                neg |= v < 0;
+            }
+            if (bad) {
+                for (int64_t j = 0; j < m; ++j) {
+                    if (y[j] != y[j]) flags |= FLAG_NAN_REL;
+                    else if (std::isinf((double)y[j])) flags |= FLAG_INF_REL;
+                }
+            }
+            if (neg && check_negative) flags |= FLAG_NEG_REL;
+        } else {
+            if (T.mode == CMP_INT) {
+                const R it = T.it;
+                if constexpr (std::is_signed<R>::value) {
+                    int neg = 0;
+                    for (int64_t j = 0; j < m; ++j) {
+                        c += y[j] > it;
+                        neg |= y[j] < 0;
+                    }
+                    if (neg && check_negative) flags |= FLAG_NEG_REL;
+                } else {
+                    for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+                }
+            } else if (T.mode == CMP_ALL) {
+                c = m;
+            } else if (T.mode == CMP_NONE) {
+                c = 0;
+            } else {
+                for (int64_t j = 0; j < m; ++j) c += (double)y[j] > T.t;
+            }
+            if constexpr (std::is_signed<R>::value) {
+                if (check_negative && T.mode != CMP_INT) {
+                    for (int64_t j = 0; j < m; ++j)
+                        if (y[j] < 0) { flags |= FLAG_NEG_REL; break; }
+                }
+            }
+        }
+        return c;
+    }
+
+    // The grades of the row's `count` relevant items.
+    void relevant_grades(std::vector<double> &out, int64_t count) const {
+        out.clear();
+        const Threshold<R> &T = *th;
+        for (int64_t j = 0; j < m && (int64_t)out.size() < count; ++j)
+            if (T.relevant(y[j])) out.push_back((double)y[j]);
+    }
+
+    inline double grade(int64_t j) const { return (double)y[j]; }
+
+    // Relevant items, and their gains, over the whole row's items of score kth.
+    template <class S>
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge,
+                   bool exponential) const {
+        const Threshold<R> &T = *th;
+        r = g = ge = 0.0;
+        int64_t j = 0;
+        for (; j + 32 <= m; j += 32) {
+            uint64_t mask = eq32(s + j, kth);
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                add(T, y[i], r, g, ge, exponential);
+            }
+        }
+        for (; j < m; ++j)
+            if ((double)s[j] == kth) add(T, y[j], r, g, ge, exponential);
+    }
+
+    static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
+    static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
+    static inline void add(const Threshold<R> &T, R y, double &r, double &g, double &ge,
+                           bool exponential) {
+        if (T.relevant(y)) {
+            r += 1.0;
+            g += (double)y;
+            if (exponential) ge += std::exp2((double)y) - 1.0;
+        }
+    }
+};
+
+// Relevance of a dense score row in CSR form (sorted indices, threshold >= 0:
+// implicit zeros are not relevant).
+struct Sparse {
+    const int64_t *indices;
+    const double *data;
+    int64_t a, b;
+    double t;
+
+    int64_t count(uint8_t &, bool) const {
+        int64_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += data[j] > t;
+        return c;
+    }
+    void relevant_grades(std::vector<double> &out, int64_t count) const {
+        out.clear();
+        for (int64_t j = a; j < b && (int64_t)out.size() < count; ++j)
+            if (data[j] > t) out.push_back(data[j]);
+    }
+    inline double grade(int64_t col) const {
+        const int64_t *lo = std::lower_bound(indices + a, indices + b, col);
+        return (lo != indices + b && *lo == col) ? data[lo - indices] : 0.0;
+    }
+    template <class S>
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge,
+                   bool exponential) const {
+        r = g = ge = 0.0;
+        for (int64_t j = a; j < b; ++j) {
+            if ((double)s[indices[j]] == kth && data[j] > t) {
+                r += 1.0;
+                g += data[j];
+                if (exponential) ge += std::exp2(data[j]) - 1.0;
+            }
+        }
+    }
+};
+
+// ---- the best K items of a row ----------------------------------------------
+
+struct Scratch {
+    // selection
+    std::vector<double> hv, tv;
+    std::vector<int64_t> hj, tj;
+    std::vector<std::pair<double, int64_t>> work;
+    // per rank: grade, expected relevance and gains, first-hit probability,
+    // same-group pair probability, group start, group size and relevant count
+    std::vector<double> grade, e, eg_lin, eg_exp, h, pair, ng, rg;
+    std::vector<int64_t> gstart;
+    // the ideal ranking
+    std::vector<double> work_g, ideal_lin, ideal_exp;
+};
+
+inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
+    return v1 < v2 || (v1 == v2 && j1 > j2);
+}
+inline bool worse_later(double v1, int64_t j1, double v2, int64_t j2) {
+    return v1 < v2 || (v1 == v2 && j1 < j2);
+}
+
+template <bool LATER>
+inline bool worse(double v1, int64_t j1, double v2, int64_t j2) {
+    return LATER ? worse_later(v1, j1, v2, j2) : worse_exact(v1, j1, v2, j2);
+}
+
+template <bool LATER>
+inline void sift_down(double *hv, int64_t *hj, int64_t size, int64_t i) {
+    for (;;) {
+        int64_t w = i, c = 2 * i + 1;
+        if (c < size && worse<LATER>(hv[c], hj[c], hv[w], hj[w])) w = c;
+        ++c;
+        if (c < size && worse<LATER>(hv[c], hj[c], hv[w], hj[w])) w = c;
+        if (w == i) return;
+        std::swap(hv[i], hv[w]);
+        std::swap(hj[i], hj[w]);
+        i = w;
+    }
+}
+
+template <bool LATER>
+inline void sift_up(double *hv, int64_t *hj, int64_t i) {
+    while (i > 0) {
+        int64_t p = (i - 1) / 2;
+        if (!worse<LATER>(hv[i], hj[i], hv[p], hj[p])) return;
+        std::swap(hv[i], hv[p]);
+        std::swap(hj[i], hj[p]);
+        i = p;
+    }
+}
+
+inline uint64_t mask32(const double *s, double worst, uint64_t *nan) {
+    return rankk_mask32_f64(s, worst, nan);
+}
+inline uint64_t mask32(const float *s, double worst, uint64_t *nan) {
+    return rankk_mask32_f32(s, worst, nan);
+}
+
+constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
+
+/* The best K items of the row s[0..m) into ov/oj, in rank order (score
+ * descending; among equal scores the lower column first, or with LATER the
+ * later column first). Sets nan when a score is NaN. Returns, in exact mode,
+ * the number of items left out whose score equals the K-th (the straddling
+ * tie group's members beyond the cut). */
+template <class S, bool LATER>
+int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
+                   bool &nan) {
+    int64_t eq_count = 0;
+    double eq_value = INFINITY;
+    if (K * 8 < m) {
+        const bool small = K <= SMALL_K;
+        double *bv = small ? ov : sc.hv.data();
+        int64_t *bj = small ? oj : sc.hj.data();
+        bool bad = false;
+        for (int64_t j = 0; j < K; ++j) {
+            double v = (double)s[j];
+            if (v != v) { bad = true; v = -INFINITY; }
+            if (small) {
+                int64_t p = j;
+                // Later columns first among equals: an equal value moves up.
+                while (p > 0 && (LATER ? v >= bv[p - 1] : v > bv[p - 1])) {
+                    bv[p] = bv[p - 1];
+                    bj[p] = bj[p - 1];
+                    --p;
+                }
+                bv[p] = v;
+                bj[p] = j;
+            } else {
+                bv[j] = v;
+                bj[j] = j;
+                sift_up<LATER>(bv, bj, j);
+            }
+        }
+        double worst = small ? bv[K - 1] : bv[0];
+        uint64_t nanbits = 0;
+        int64_t j = K;
+        while (j < m) {
+            uint64_t mask;
+            if (j + 32 <= m) {
+                mask = mask32(s + j, worst, &nanbits);
+            } else {
+                mask = 0;
+                for (int64_t i = j; i < m; ++i) {
+                    double v = (double)s[i];
+                    mask |= (uint64_t)(v >= worst) << (i - j);
+                    nanbits |= (uint64_t)(v != v);
+                }
+            }
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                double v = (double)s[i];
+                if (v > worst || (LATER && v == worst)) {
+                    if (!LATER) {  // the evicted item is left out at `worst`
+                        if (worst == eq_value) ++eq_count;
+                        else { eq_value = worst; eq_count = 1; }
+                    }
+                    if (small) {
+                        int64_t p = K - 1;
+                        while (p > 0 && (LATER ? v >= bv[p - 1] : v > bv[p - 1])) {
+                            bv[p] = bv[p - 1];
+                            bj[p] = bj[p - 1];
+                            --p;
+                        }
+                        bv[p] = v;
+                        bj[p] = i;
+                        worst = bv[K - 1];
+                    } else {
+                        bv[0] = v;
+                        bj[0] = i;
+                        sift_down<LATER>(bv, bj, K, 0);
+                        worst = bv[0];
+                    }
+                } else if (!LATER && v == worst) {  // turned away, tied
+                    if (worst == eq_value) ++eq_count;
+                    else { eq_value = worst; eq_count = 1; }
+                }
+            }
+            j += 32;
+        }
+        if (nanbits || bad) nan = true;
+        if (!small) {
+            int64_t size = K;
+            for (int64_t p = K - 1; p >= 0; --p) {
+                ov[p] = bv[0];
+                oj[p] = bj[0];
+                --size;
+                bv[0] = bv[size];
+                bj[0] = bj[size];
+                sift_down<LATER>(bv, bj, size, 0);
+            }
+        }
+        return (!LATER && eq_value == ov[K - 1]) ? eq_count : 0;
+    }
+    // K is a large fraction of the row: select, then sort the first K.
+    auto &work = sc.work;
+    work.resize(m);
+    for (int64_t j = 0; j < m; ++j) {
+        double v = (double)s[j];
+        if (v != v) { nan = true; v = -INFINITY; }
+        work[j].first = -v;
+        work[j].second = LATER ? -j : j;
+    }
+    if (K < m) std::nth_element(work.begin(), work.begin() + (K - 1), work.end());
+    std::sort(work.begin(), work.begin() + K);
+    for (int64_t p = 0; p < K; ++p) {
+        ov[p] = -work[p].first;
+        oj[p] = LATER ? -work[p].second : work[p].second;
+    }
+    if (LATER) return 0;
+    for (int64_t j = K; j < m; ++j)
+        if (-work[j].first == ov[K - 1]) ++eq_count;
+    return eq_count;
+}
+
+// Scan a row for NaN scores only (rows that need no ranking).
+template <class S>
+bool has_nan(const S *s, int64_t m) {
+    int bad = 0;
+    for (int64_t j = 0; j < m; ++j) bad |= s[j] != s[j];
+    return bad != 0;
+}
+
+// ---- hypergeometric probabilities --------------------------------------------
+
+inline double lchoose(double a, double b) {
+    return std::lgamma(a + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a - b + 1.0);
+}
+
+
+// ---- one row ---------------------------------------------------------------
+
+inline double discount(int64_t p, double log_base) {
+    return std::log(log_base) / std::log((double)(p + 2));
+}
+
+// The ranks of one row, as the formulas read them.
+struct RowView {
+    int64_t K;        // ranks selected
+    int64_t K_eff;    // of which retrieved (score above -inf)
+    int64_t m;        // items in the row
+    int64_t n_rel;    // relevant items, retrieved or not
+    const double *e, *eg, *ex, *h, *pair, *ng, *rg;
+    const int64_t *gstart;
+};
+
+/* AP's value at cut-off `cut` (ranks < cut counted) from the running sums of
+ * its numerator: num (ranks < cut), cum_e (expected relevant in ranks < cut),
+ * and, for the group holding rank cut - 1, its start a with the sums before
+ * it (c0 = relevant before, n0 = numerator before). */
+inline double ap_value(int32_t denominator, double num, double cum_e, int64_t k_nominal,
+                       int64_t cut, const RowView &v, int64_t a, double c0, double n0) {
+    const int64_t n_rel = v.n_rel;
+    if (denominator == DEN_RELEVANT) return n_rel > 0 ? num / (double)n_rel : 0.0;
+    if (denominator == DEN_MIN) {
+        int64_t d = std::min(k_nominal, n_rel);
+        return d > 0 ? num / (double)d : 0.0;
+    }
+    // "retrieved": divide by the relevant items in the top cut, random only
+    // through the tie group straddling the cut-off. Condition on h, the
+    // number of its relevant items that land inside the cut
+    // (hypergeometric); given h they are uniformly spread over its ranks.
+    double value = cum_e > 0.0 ? num / cum_e : 0.0;
+    int64_t last = cut - 1;
+    if (cut <= 0 || last >= v.K_eff) return value;
+    double n = v.ng[last], r = v.rg[last];
+    if (!((double)a + n > (double)cut) || !(r > 0.0)) return value;
+    double mm = (double)(cut - a);
+    double s1 = 0.0, s2 = 0.0;
+    for (int64_t p = a; p < cut; ++p) {
+        s1 += 1.0 / (double)(p + 1);
+        s2 += (double)(p - a) / (double)(p + 1);
+    }
+    double lo = std::max(0.0, mm - (n - r)), hi = std::min(mm, r);
+    double lnorm = lchoose(n, mm), total = 0.0;
+    for (double hh = lo; hh <= hi; hh += 1.0) {
+        double pmf = std::exp(lchoose(r, hh) + lchoose(n - r, mm - hh) - lnorm);
+        double nm = n0 + hh / mm * (1.0 + c0) * s1 +
+                    (mm > 1.0 ? hh * (hh - 1.0) / (mm * (mm - 1.0)) : 0.0) * s2;
+        double den = c0 + hh;
+        if (den > 0.0) total += pmf * nm / den;
+    }
+    return total;
+}
+
+template <class S, class Rel>
+void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratch &sc,
+                 double *out, uint8_t *empty, uint8_t &flags) {
+    const int32_t n_req = plan.n_req;
+    const bool exact = plan.ties == TIES_EXACT;
+    const double t = plan.threshold;
+    const int64_t n_rel = rel.count(flags, plan.check_negative != 0);
+    // How deep this row is ranked, and how deep its ideal ranking is read.
+    int64_t K = 1, K_ideal = 0;
+    for (int32_t q = 0; q < n_req; ++q) {
+        const Request &r = plan.req[q];
+        int64_t want = r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel);
+        K = std::max(K, std::min(want, m));
+        if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
+    }
+    K = std::min(K, m);
+    int64_t outside = 0, K_eff = 0;
+    if (K > 0) {
+        sc.tv.resize(K);
+        sc.tj.resize(K);
+        if (K > SMALL_K) {
+            sc.hv.resize(K);
+            sc.hj.resize(K);
+        }
+        bool nan = false;
+        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan)
+                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan);
+        if (nan) flags |= FLAG_NAN_SCORE;
+        K_eff = K;
+        while (K_eff > 0 && !(sc.tv[K_eff - 1] > -INFINITY)) --K_eff;
+    }
+    const double *tv = sc.tv.data();
+    const int64_t *tj = sc.tj.data();
+
+    // Per-rank quantities over the retrieved ranks.
+    const bool any_exp = plan.any_exponential != 0;
+    for (auto *vec : {&sc.grade, &sc.e, &sc.eg_lin, &sc.eg_exp, &sc.h, &sc.pair, &sc.ng, &sc.rg})
+        vec->assign(K_eff, 0.0);
+    sc.gstart.resize(K_eff);
+    double *e = sc.e.data(), *eg = sc.eg_lin.data(), *ex = sc.eg_exp.data(), *h = sc.h.data();
+    double *pair = sc.pair.data(), *ng = sc.ng.data(), *rg = sc.rg.data();
+    int64_t *gstart = sc.gstart.data();
+    for (int64_t p = 0; p < K_eff; ++p) sc.grade[p] = rel.grade(tj[p]);
+    int64_t a = 0;
+    while (a < K_eff) {
+        int64_t b = a + 1;
+        if (exact)
+            while (b < K_eff && tv[b] == tv[a]) ++b;
+        double n_g, r_g = 0.0, g_lin = 0.0, g_exp = 0.0;
+        if (exact && b == K && outside > 0) {  // the group straddles the cut-off
+            n_g = (double)(b - a + outside);
+            rel.tied_sums(s, tv[a], r_g, g_lin, g_exp, any_exp);
+        } else {
+            n_g = (double)(b - a);
+            for (int64_t p = a; p < b; ++p) {
+                double y = sc.grade[p];
+                if (y > t) {
+                    r_g += 1.0;
+                    g_lin += y;
+                    if (any_exp) g_exp += std::exp2(y) - 1.0;
+                }
+            }
+        }
+        double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
+        double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
+        for (int64_t p = a; p < b; ++p) {
+            e[p] = ev;
+            eg[p] = egv;
+            ex[p] = exv;
+            double hv = r_g / (n_g - (double)(p - a));
+            h[p] = hv > 1.0 ? 1.0 : (hv < 0.0 ? 0.0 : hv);
+            pair[p] = pr;
+            ng[p] = n_g;
+            rg[p] = r_g;
+            gstart[p] = a;
+        }
+        a = b;
+    }
+    // The ideal ranking: the K_ideal largest relevant grades, decreasing.
+    if (K_ideal > 0) {
+        auto &g = sc.work_g;
+        rel.relevant_grades(g, n_rel);
+        int64_t take = std::min<int64_t>((int64_t)g.size(), K_ideal);
+        if (take < (int64_t)g.size())
+            std::nth_element(g.begin(), g.begin() + take, g.end(), std::greater<double>());
+        std::sort(g.begin(), g.begin() + take, std::greater<double>());
+        sc.ideal_lin.assign(K_ideal, 0.0);
+        sc.ideal_exp.assign(K_ideal, 0.0);
+        for (int64_t p = 0; p < take; ++p) {
+            sc.ideal_lin[p] = g[p];
+            if (any_exp) sc.ideal_exp[p] = std::exp2(g[p]) - 1.0;
+        }
+        if (any_exp && take > 0 && g[0] >= 1024.0) flags |= FLAG_EXP_OVERFLOW;
+    }
+    const RowView view{K, K_eff, m, n_rel, e, eg, ex, h, pair, ng, rg, gstart};
+
+    for (int32_t q = 0; q < n_req; ++q) {
+        const Request &r = plan.req[q];
+        double *o = out + r.col;
+        const bool curve = r.curve != 0;
+        // A request counts the ranks < cut; k_nominal is its nominal cut-off
+        // (precision divides by it even past the row's end).
+        const int64_t k_nominal = r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel);
+        const int64_t cut = std::min(k_nominal, m);
+        const int64_t width = curve ? r.k : 1;
+        const int64_t c_end = curve ? width : cut;
+        bool is_empty = n_rel == 0;
+        switch (r.formula) {
+        case PRECISION:
+        case RECALL:
+        case F1: {
+            double cum = 0.0;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) cum += e[c];
+                if (curve) {
+                    double kk = (double)(c + 1);
+                    if (r.formula == PRECISION) o[c] = cum / kk;
+                    else if (r.formula == RECALL) o[c] = n_rel > 0 ? cum / (double)n_rel : 0.0;
+                    else o[c] = 2.0 * cum / (kk + (double)n_rel);
+                }
+            }
+            if (!curve) {
+                double kk = (double)k_nominal;
+                if (r.formula == PRECISION) o[0] = kk > 0 ? cum / kk : 0.0;
+                else if (r.formula == RECALL) o[0] = n_rel > 0 ? cum / (double)n_rel : 0.0;
+                else o[0] = kk + (double)n_rel > 0 ? 2.0 * cum / (kk + (double)n_rel) : 0.0;
+            }
+            break;
+        }
+        case HIT:
+        case RECIPROCAL_RANK: {
+            double survive = 1.0, rr = 0.0;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) {
+                    rr += survive * h[c] / (double)(c + 1);
+                    survive *= 1.0 - h[c];
+                }
+                if (curve) o[c] = r.formula == HIT ? 1.0 - survive : rr;
+            }
+            if (!curve) o[0] = r.formula == HIT ? 1.0 - survive : rr;
+            break;
+        }
+        case DCG:
+        case NDCG: {
+            const double *gains = r.exponential ? ex : eg;
+            const double *ideal = r.exponential ? sc.ideal_exp.data() : sc.ideal_lin.data();
+            double dcg = 0.0, idcg = 0.0;
+            for (int64_t c = 0; c < c_end; ++c) {
+                double d = discount(c, r.log_base);
+                if (c < K_eff) dcg += gains[c] * d;
+                if (r.formula == NDCG && c < K_ideal) idcg += ideal[c] * d;
+                if (curve) o[c] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
+            }
+            if (!curve) o[0] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
+            // Undefined when the ideal DCG is 0 (no relevant item of positive gain).
+            if (r.formula == NDCG) is_empty = !(idcg > 0.0);
+            break;
+        }
+        case AVERAGE_PRECISION: {
+            double cum_e = 0.0, num = 0.0, c0 = 0.0, n0 = 0.0;
+            int64_t ga = -1;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) {
+                    if (gstart[c] != ga) {  // a new group: the sums before it
+                        ga = gstart[c];
+                        c0 = cum_e;
+                        n0 = num;
+                    }
+                    num += (e[c] * (1.0 + c0) + (double)(c - ga) * pair[c]) / (double)(c + 1);
+                    cum_e += e[c];
+                }
+                if (curve)
+                    o[c] = ap_value(r.denominator, num, cum_e, c + 1, std::min(c + 1, m), view,
+                                    ga, c0, n0);
+            }
+            if (!curve) o[0] = ap_value(r.denominator, num, cum_e, k_nominal, cut, view, ga, c0, n0);
+            break;
+        }
+        default:
+            for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
+        }
+        empty[q] = is_empty ? 1 : 0;
+    }
+}
+
+// ---- all rows --------------------------------------------------------------
+
+template <class F>
+void for_rows(int64_t n, int32_t n_threads, int64_t chunk, uint8_t *flags, F &&body) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(n_threads > 0 ? n_threads : 1) if (n_threads > 1)
+#endif
+    {
+        Scratch sc;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int64_t c = 0; c < (n + chunk - 1) / chunk; ++c) {
+            int64_t end = std::min(n, (c + 1) * chunk);
+            for (int64_t r = c * chunk; r < end; ++r) {
+                try {
+                    body(r, sc);
+                } catch (const std::bad_alloc &) {
+                    flags[r] |= FLAG_NO_MEMORY;
+                }
+            }
+        }
+    }
+}
+
+inline int64_t rows_per_chunk(int64_t n_rows, int64_t cells) {
+    // About 16k scores per scheduling unit: cheap to hand out, fine enough
+    // to balance threads when one core is busy with something else.
+    int64_t per_row = n_rows > 0 ? std::max<int64_t>(1, cells / n_rows) : 1;
+    return std::max<int64_t>(1, 16384 / per_row);
+}
+
+/* Rows whose relevance is aligned with the scores: a dense matrix
+ * (offsets == nullptr: row r starts at r * stride, has m items) or segments
+ * of flat arrays (row r is [offsets[r], offsets[r + 1])). */
+template <class S, class R>
+void evaluate_aligned(const S *scores, const R *y, const int64_t *offsets, int64_t score_stride,
+                      int64_t rel_stride, int64_t m, int64_t n_rows, const Plan &plan,
+                      double *out, uint8_t *empty, uint8_t *flags) {
+    const Threshold<R> th(plan.threshold);
+    int64_t cells = offsets ? (n_rows ? offsets[n_rows] - offsets[0] : 0) : n_rows * m;
+    for_rows(n_rows, plan.n_threads, rows_per_chunk(n_rows, cells), flags,
+             [&](int64_t r, Scratch &sc) {
+                 const S *s;
+                 const R *yr;
+                 int64_t len;
+                 if (offsets) {
+                     s = scores + offsets[r];
+                     yr = y + offsets[r];
+                     len = offsets[r + 1] - offsets[r];
+                 } else {
+                     s = scores + r * score_stride;
+                     yr = y + r * rel_stride;
+                     len = m;
+                 }
+                 Aligned<R> rel{yr, len, &th};
+                 process_row(s, len, rel, plan, sc, out + r * plan.out_stride,
+                             empty + r * plan.n_req, flags[r]);
+             });
+}
+
+/* Dense score rows with relevance in CSR form: row r of the block is CSR row
+ * row_offset + r. */
+template <class S>
+void evaluate_csr(const S *scores, int64_t score_stride, int64_t m, int64_t n_rows,
+                  const int64_t *indptr, const int64_t *indices, const double *data,
+                  int64_t row_offset, const Plan &plan, double *out, uint8_t *empty,
+                  uint8_t *flags) {
+    for_rows(n_rows, plan.n_threads, rows_per_chunk(n_rows, n_rows * m), flags,
+             [&](int64_t r, Scratch &sc) {
+                 Sparse rel{indices, data, indptr[row_offset + r], indptr[row_offset + r + 1],
+                            plan.threshold};
+                 process_row(scores + r * score_stride, m, rel, plan, sc,
+                             out + r * plan.out_stride, empty + r * plan.n_req, flags[r]);
+             });
+}
+
+/* The top K of every row of a dense matrix, for the tests: values and
+ * columns in rank order, and the tied items left out of each row. */
+template <class S>
+void top_k(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_first,
+           double *values, int64_t *cols, int64_t *outside, uint8_t *nan) {
+    Scratch sc;
+    sc.hv.resize(K);
+    sc.hj.resize(K);
+    for (int64_t r = 0; r < n_rows; ++r) {
+        bool bad = false;
+        outside[r] = later_first
+                         ? select_top<S, true>(scores + r * m, m, K, values + r * K, cols + r * K, sc, bad)
+                         : select_top<S, false>(scores + r * m, m, K, values + r * K, cols + r * K, sc, bad);
+        nan[r] = bad;
+    }
+}
+
+// ---- type dispatch (Cython cannot instantiate templates with fused types) ------
+
+enum ScoreType : int32_t { SCORE_F32 = 0, SCORE_F64 = 1 };
+enum RelType : int32_t {
+    REL_U8 = 0, REL_I8, REL_I16, REL_I32, REL_I64, REL_U16, REL_U32, REL_U64, REL_F32, REL_F64,
+};
+
+template <class S>
+void aligned_by_rel(int32_t rel_type, const S *scores, const void *y, const int64_t *offsets,
+                    int64_t m, int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
+                    uint8_t *flags) {
+#define RANKK_CASE(CODE, T)                                                                 \
+    case CODE:                                                                              \
+        evaluate_aligned<S, T>(scores, (const T *)y, offsets, m, m, m, n_rows, plan, out,  \
+                               empty, flags);                                               \
+        break;
+    switch (rel_type) {
+        RANKK_CASE(REL_U8, uint8_t)
+        RANKK_CASE(REL_I8, int8_t)
+        RANKK_CASE(REL_I16, int16_t)
+        RANKK_CASE(REL_I32, int32_t)
+        RANKK_CASE(REL_I64, int64_t)
+        RANKK_CASE(REL_U16, uint16_t)
+        RANKK_CASE(REL_U32, uint32_t)
+        RANKK_CASE(REL_U64, uint64_t)
+        RANKK_CASE(REL_F32, float)
+        RANKK_CASE(REL_F64, double)
+    }
+#undef RANKK_CASE
+}
+
+inline void evaluate_aligned_any(int32_t score_type, int32_t rel_type, const void *scores,
+                                 const void *y, const int64_t *offsets, int64_t m,
+                                 int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
+                                 uint8_t *flags) {
+    if (score_type == SCORE_F32)
+        aligned_by_rel<float>(rel_type, (const float *)scores, y, offsets, m, n_rows, plan, out,
+                              empty, flags);
+    else
+        aligned_by_rel<double>(rel_type, (const double *)scores, y, offsets, m, n_rows, plan,
+                               out, empty, flags);
+}
+
+inline void evaluate_csr_any(int32_t score_type, const void *scores, int64_t m, int64_t n_rows,
+                             const int64_t *indptr, const int64_t *indices, const double *data,
+                             int64_t row_offset, const Plan &plan, double *out, uint8_t *empty,
+                             uint8_t *flags) {
+    if (score_type == SCORE_F32)
+        evaluate_csr<float>((const float *)scores, m, m, n_rows, indptr, indices, data,
+                            row_offset, plan, out, empty, flags);
+    else
+        evaluate_csr<double>((const double *)scores, m, m, n_rows, indptr, indices, data,
+                             row_offset, plan, out, empty, flags);
+}
+
+inline void top_k_any(int32_t score_type, const void *scores, int64_t n_rows, int64_t m,
+                      int64_t K, bool later_first, double *values, int64_t *cols,
+                      int64_t *outside, uint8_t *nan) {
+    if (score_type == SCORE_F32)
+        top_k<float>((const float *)scores, n_rows, m, K, later_first, values, cols, outside, nan);
+    else
+        top_k<double>((const double *)scores, n_rows, m, K, later_first, values, cols, outside,
+                      nan);
+}
+
+}  // namespace rankk
+
+#endif

@@ -1,0 +1,421 @@
+"""A second, independent engine for the tests: numpy selection + numpy formulas.
+
+This is the package's former numpy implementation (before the compiled
+kernel computed the formulas): a plain numpy top-k selection (``lexsort``
+per row, ties in exact mode grouped, in ``ignore_ties`` mode the later column
+first) feeding the closed-form tie-aware formulas written with numpy arrays.
+The brute-force oracle of ``helpers`` enumerates orderings and only works on
+tiny rows; this reference works at any size, so the kernel's selection paths
+(sorted buffer, heap, whole-row selection), deep cut-offs and wide tie groups
+are checked against it on large rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sklearn_rankk._core.registry import METRICS
+
+# --------------------------------------------------------------------------
+# The top K of each row, plain numpy
+# --------------------------------------------------------------------------
+
+
+def reference_ranked(y_true, y_score, K, *, threshold, ignore_ties):
+    """The former kernel's outputs for dense inputs, as a ``Ranked``."""
+    y = np.asarray(y_true, dtype=np.float64)
+    s = np.asarray(y_score, dtype=np.float64)
+    n, m = s.shape
+    cols = np.empty((n, K), dtype=np.intp)
+    gstart = np.empty((n, K), dtype=np.int64)
+    gsize = np.empty((n, K), dtype=np.int64)
+    tied_r = np.zeros(n)
+    tied_g = np.zeros(n)
+    tied_e = np.zeros(n)
+    relevant = y > threshold
+    gain = np.where(relevant, y, 0.0)
+    for i in range(n):
+        col_key = -np.arange(m) if ignore_ties else np.arange(m)
+        order = np.lexsort((col_key, -s[i]))[:K]
+        cols[i] = order
+        values = s[i, order]
+        for p in range(K):
+            if ignore_ties:
+                gstart[i, p], gsize[i, p] = p, 1
+            else:
+                gstart[i, p] = np.flatnonzero(values == values[p])[0]
+                gsize[i, p] = np.count_nonzero(s[i] == values[p])
+        if not ignore_ties:
+            tied = s[i] == values[K - 1]
+            tied_r[i] = np.count_nonzero(relevant[i] & tied)
+            tied_g[i] = np.sum(gain[i] * tied)
+            with np.errstate(over="ignore", invalid="ignore"):  # 2**huge: unused
+                tied_e[i] = np.sum((np.exp2(gain[i]) - 1.0) * tied)
+    ideal = -np.sort(-gain, axis=1)[:, :K]
+    return Ranked(
+        cols=cols,
+        valid=np.take_along_axis(s, cols, axis=1) > -np.inf,
+        gstart=gstart,
+        gsize=gsize,
+        grade=np.take_along_axis(y, cols, axis=1),
+        n_relevant=relevant.sum(axis=1),
+        tied_relevant=tied_r,
+        tied_gain=tied_g,
+        tied_gain_exp=tied_e,
+        ideal=ideal,
+        threshold=threshold,
+        ties=not ignore_ties,
+        row_k=np.full(n, K),
+    )
+
+
+@dataclass
+class Ranked:
+    """The top ``K`` items of each row of a block, with their relevance.
+
+    Attributes
+    ----------
+    cols : ndarray of shape (n_rows, K), int
+        Column index of the item at each rank.
+    valid : ndarray of shape (n_rows, K), bool
+        False where the item's score is ``-inf`` (not retrieved: at no rank).
+    gstart : ndarray of shape (n_rows, K), int
+        Rank (0-based) at which the tie group of each position starts.
+    gsize : ndarray of shape (n_rows, K), int
+        Number of items in the whole row tied with the item at this rank.
+    grade : ndarray of shape (n_rows, K), float
+        ``y_true`` of the item at each rank.
+    n_relevant : ndarray of shape (n_rows,), int
+        Relevant items of the row (``y_true > threshold``), retrieved or not.
+    tied_relevant, tied_gain, tied_gain_exp : ndarray of shape (n_rows,)
+        Relevant items, and their linear and exponential gains, summed over
+        the whole row's items tied with the K-th (the last group).
+    ideal : ndarray of shape (n_rows, K)
+        The K largest relevant grades of the row, decreasing, padded with 0.
+    threshold : float
+        Relevance threshold.
+    ties : bool
+        False if ties are broken by column order (every rank its own group).
+    row_k : ndarray of shape (n_rows,)
+        Ranks produced for each row; ranks beyond are not retrieved.
+    """
+
+    cols: np.ndarray
+    valid: np.ndarray
+    gstart: np.ndarray
+    gsize: np.ndarray
+    grade: np.ndarray
+    n_relevant: np.ndarray
+    tied_relevant: np.ndarray
+    tied_gain: np.ndarray
+    tied_gain_exp: np.ndarray
+    ideal: np.ndarray
+    threshold: float
+    ties: bool
+    row_k: np.ndarray
+    _cache: dict = field(default_factory=dict)
+    _parent: Ranked | None = None
+
+    @property
+    def k(self):
+        return self.cols.shape[1]
+
+    def window(self, width):
+        """The first ``width`` ranks, for a metric whose cut-offs fit in them.
+
+        Sums over tie groups still come from the whole ranking (a group may
+        extend past the window), through the parent; everything else is a
+        view of the first ``width`` columns, so a metric at k = 10 costs
+        O(10) per row even when the block was ranked deeper for another one
+        (R-precision).
+        """
+        if width >= self.k:
+            return self
+        w = slice(None, width)
+        return Ranked(
+            cols=self.cols[:, w],
+            valid=self.valid[:, w],
+            gstart=self.gstart[:, w],
+            gsize=self.gsize[:, w],
+            grade=self.grade[:, w],
+            n_relevant=self.n_relevant,
+            tied_relevant=self.tied_relevant,
+            tied_gain=self.tied_gain,
+            tied_gain_exp=self.tied_gain_exp,
+            ideal=self.ideal[:, w],
+            threshold=self.threshold,
+            ties=self.ties,
+            row_k=np.minimum(self.row_k, width),
+            _parent=self,
+        )
+
+    @property
+    def relevant(self):
+        """Binary relevance of the item at each rank."""
+        return self.cached("rel", lambda: self.grade > self.threshold)
+
+    def gains(self, gain):
+        """Gain of the item at each rank (0 at or below the threshold)."""
+
+        def compute():
+            g = np.where(self.relevant, self.grade, 0.0)
+            return g if gain == "linear" else np.exp2(g) - 1.0
+
+        return self.cached(("gain", gain), compute)
+
+    def ideal_gains(self, gain):
+        """Gains of the ideal ranking's first K ranks."""
+        return self.ideal if gain == "linear" else np.exp2(self.ideal) - 1.0
+
+    def group_sum(self, at, tied_total):
+        """Sum over the tie group of each rank, of values ``at`` the ranks.
+
+        The last group is summed over the whole row (``tied_total``), so it
+        includes its items beyond the cut-off.
+        """
+        if not self.ties:
+            return at
+        if self._parent is not None:  # a window cannot see its groups' ends
+            raise RuntimeError("group sums of a window come from its parent")
+        csum = np.cumsum(at, axis=1, dtype=np.float64)
+        kr = self.row_k[:, None]
+        gend_in = np.minimum(self.gstart + self.gsize, kr)
+        upto = np.take_along_axis(csum, gend_in - 1, axis=1)
+        before = np.where(
+            self.gstart > 0,
+            np.take_along_axis(csum, np.maximum(self.gstart - 1, 0), axis=1),
+            0.0,
+        )
+        # The last group of each row: the one holding its rank row_k - 1.
+        last_start = np.take_along_axis(self.gstart, kr - 1, axis=1)
+        last = (self.gstart == last_start) & (np.arange(at.shape[1]) < kr)
+        return np.where(last, tied_total[:, None], upto - before)
+
+    def expected(self, at, tied_total):
+        """Expected value at each rank over all orderings of tied items.
+
+        Zero at ranks whose item is not retrieved (score ``-inf``).
+        """
+        out = self.group_sum(at, tied_total) / self.gsize
+        return np.where(self.valid, out, 0.0)
+
+    def cached(self, key, compute):
+        """``compute()``, once per ranking: metrics of one pass share it."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def relevant_group_sum(self):
+        """Relevant items in the tie group of each rank (whole row)."""
+        if self._parent is not None:
+            return self._parent.relevant_group_sum()[:, : self.k]
+        return self.cached(
+            "rel_group", lambda: self.group_sum(self.relevant, self.tied_relevant)
+        )
+
+    def expected_relevant(self):
+        """Expected relevance at each rank."""
+        if self._parent is not None:
+            return self._parent.expected_relevant()[:, : self.k]
+        return self.cached(
+            "rel_expected",
+            lambda: np.where(self.valid, self.relevant_group_sum() / self.gsize, 0.0),
+        )
+
+    def expected_gain(self, gain):
+        """Expected gain at each rank."""
+        if self._parent is not None:
+            return self._parent.expected_gain(gain)[:, : self.k]
+        tied = self.tied_gain if gain == "linear" else self.tied_gain_exp
+        return self.cached(
+            ("gain_expected", gain), lambda: self.expected(self.gains(gain), tied)
+        )
+
+
+# --------------------------------------------------------------------------
+# The formulas, numpy
+# --------------------------------------------------------------------------
+
+
+def discount(K, log_base):
+    """``1 / log_base(rank + 1)`` for the ranks ``1 .. K``."""
+    return np.log(log_base) / np.log(np.arange(2, K + 2, dtype=np.float64))
+
+
+def safe_div(num, den):
+    """``num / den``, 0 where ``den`` is not positive."""
+    num = np.asarray(num, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+def _in_cut(ranked, cut):
+    return np.arange(ranked.k) < cut[:, None]
+
+
+def _no_relevant(ranked):
+    return ranked.n_relevant == 0
+
+
+def _n_relevant_in_cut(ranked, cut):
+    """Expected number of relevant items in the top ``cut`` ranks."""
+    return np.sum(ranked.expected_relevant(), axis=1, where=_in_cut(ranked, cut))
+
+
+def precision(ranked, cut, k, params):
+    return _n_relevant_in_cut(ranked, cut) / k, _no_relevant(ranked)
+
+
+def recall(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    return safe_div(_n_relevant_in_cut(ranked, cut), n_rel), n_rel == 0
+
+
+def f1(ranked, cut, k, params):
+    # F1@k = 2 P R / (P + R) = 2 |R_k| / (k + |R|): linear in |R_k|.
+    n_rel = ranked.n_relevant
+    return 2.0 * _n_relevant_in_cut(ranked, cut) / (k + n_rel), n_rel == 0
+
+
+def _first_hit_terms(ranked, cut):
+    """Per rank: P(relevant | no earlier rank of its group is relevant).
+
+    Returns (h, survive) where survive[:, p] = P(no relevant item at ranks < p)
+    within the cut.
+    """
+    r_g = ranked.relevant_group_sum()
+    offset = np.arange(ranked.k) - ranked.gstart
+    h = np.clip(r_g / (ranked.gsize - offset), 0.0, 1.0)
+    h = np.where(ranked.valid & _in_cut(ranked, cut), h, 0.0)
+    survive = np.ones_like(h)
+    np.cumprod(1.0 - h[:, :-1], axis=1, out=survive[:, 1:])
+    return h, survive
+
+
+def hit(ranked, cut, k, params):
+    h, survive = _first_hit_terms(ranked, cut)
+    return 1.0 - survive[:, -1] * (1.0 - h[:, -1]), _no_relevant(ranked)
+
+
+def reciprocal_rank(ranked, cut, k, params):
+    h, survive = _first_hit_terms(ranked, cut)
+    ranks = np.arange(1, ranked.k + 1, dtype=np.float64)
+    return np.sum(survive * h / ranks, axis=1), _no_relevant(ranked)
+
+
+def average_precision(ranked, cut, k, params):
+    """AP@k = sum_{p < k} rel_p * P@(p+1) / denominator, in expectation."""
+    denominator = params["denominator"]
+    pos = np.arange(ranked.k)
+    in_cut = _in_cut(ranked, cut)
+    r_g = ranked.relevant_group_sum()
+    n_g = ranked.gsize
+    valid = ranked.valid
+    e = ranked.expected_relevant()
+    pair = np.where(
+        valid & (n_g > 1), r_g * (r_g - 1) / (n_g * np.maximum(n_g - 1, 1)), 0.0
+    )
+    # Relevant items expected before each group's start (groups before are
+    # wholly inside the top K, so this is their exact count).
+    csum = np.concatenate([np.zeros((e.shape[0], 1)), np.cumsum(e, axis=1)], axis=1)
+    before = np.take_along_axis(csum, ranked.gstart, axis=1)
+    offset = pos - ranked.gstart
+    ranks = pos + 1.0
+    terms = np.where(in_cut, (e * (1.0 + before) + offset * pair) / ranks, 0.0)
+    numerator = terms.sum(axis=1)
+    n_rel = ranked.n_relevant
+    empty = n_rel == 0
+    if denominator == "relevant":
+        return safe_div(numerator, n_rel), empty
+    if denominator == "min":
+        return safe_div(numerator, np.minimum(k, n_rel)), empty
+
+    # "retrieved": divide by the number of relevant items in the top k, which
+    # is random only through the tie group straddling the cut-off. Condition
+    # on h, the number of its relevant items that land inside the cut
+    # (hypergeometric); given h they are uniformly spread over its ranks.
+    retrieved = np.sum(e, axis=1, where=in_cut)
+    values = safe_div(numerator, retrieved)
+    last = np.maximum(cut - 1, 0)[:, None]
+    a = np.take_along_axis(ranked.gstart, last, axis=1)[:, 0]
+    n = np.take_along_axis(n_g, last, axis=1)[:, 0]
+    r = np.take_along_axis(r_g, last, axis=1)[:, 0]
+    valid_last = np.take_along_axis(valid, last, axis=1)[:, 0]
+    m = cut - a
+    straddle = valid_last & (a + n > cut) & (r > 0) & (cut > 0)
+    if np.any(straddle):
+        from scipy.stats import hypergeom  # heavy import: only when needed
+
+        rows = np.flatnonzero(straddle)
+        a, n, r, m = a[rows], n[rows], r[rows].astype(np.int64), m[rows]
+        pre = pos < a[:, None]
+        c0 = np.sum(e[rows], axis=1, where=pre)
+        n0 = np.sum(terms[rows], axis=1, where=pre)
+        strad = ~pre & in_cut[rows]
+        s1 = np.sum(np.where(strad, 1.0 / ranks, 0.0), axis=1)
+        s2 = np.sum(np.where(strad, (pos - a[:, None]) / ranks, 0.0), axis=1)
+        hs = np.arange(int(np.max(np.minimum(m, r))) + 1)[None, :]
+        pmf = hypergeom.pmf(hs, n[:, None], r[:, None], m[:, None])
+        mf = m[:, None].astype(np.float64)
+        num = (
+            n0[:, None]
+            + hs / mf * (1.0 + c0[:, None]) * s1[:, None]
+            + np.where(mf > 1, hs * (hs - 1) / (mf * np.maximum(mf - 1, 1)), 0.0)
+            * s2[:, None]
+        )
+        den = c0[:, None] + hs
+        cond = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+        values[rows] = np.sum(pmf * cond, axis=1)
+    return values, empty
+
+
+def _dcg_values(ranked, cut, params):
+    g = ranked.expected_gain(params["gain"])
+    disc = discount(ranked.k, params["log_base"])
+    return np.sum(g * disc, axis=1, where=_in_cut(ranked, cut))
+
+
+def dcg(ranked, cut, k, params):
+    return _dcg_values(ranked, cut, params), _no_relevant(ranked)
+
+
+def ndcg(ranked, cut, k, params):
+    dcg = _dcg_values(ranked, cut, params)
+    ideal = ranked.ideal_gains(params["gain"])
+    disc = discount(ranked.k, params["log_base"])
+    idcg = np.sum(ideal * disc, axis=1, where=_in_cut(ranked, cut))
+    return safe_div(dcg, idcg), idcg <= 0
+
+
+FORMULAS = {
+    "precision": precision,
+    "recall": recall,
+    "f1": f1,
+    "hit": hit,
+    "mrr": reciprocal_rank,
+    "map": average_precision,
+    "dcg": dcg,
+    "ndcg": ndcg,
+    "r_precision": recall,
+}
+
+
+def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, threshold):
+    """Per-row values and empty rows of one metric, by the numpy engine."""
+    info = METRICS[metric]
+    n, m = np.shape(y_score)
+    n_rel = np.count_nonzero(np.asarray(y_true) > threshold, axis=1)
+    if info.needs_k:
+        cut = np.full(n, min(m, k or m))
+        nominal = k or m
+    else:
+        cut = np.minimum(n_rel, m)
+        nominal = cut
+    K = int(max(1, cut.max()))
+    ranked = reference_ranked(
+        y_true, y_score, K, threshold=threshold, ignore_ties=ignore_ties
+    )
+    options = {"denominator": "relevant", "gain": "linear", "log_base": 2, **params}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return FORMULAS[metric](ranked, cut, nominal, options)
