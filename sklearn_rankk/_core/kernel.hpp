@@ -193,12 +193,34 @@ struct Aligned {
         return c;
     }
 
-    // The grades of the row's `count` relevant items.
-    void relevant_grades(std::vector<double> &out, int64_t count) const {
+    /* The `want` largest grades of the row's `count` relevant items,
+     * decreasing, into out (fewer if there are fewer). Binary relevance, or
+     * enough items of the largest grade, needs only two vectorised reads of
+     * the row in cache; otherwise the relevant grades are gathered
+     * (branch-free) and partially sorted. */
+    void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
         out.clear();
+        if (count == 0 || want == 0) return;
+        R mx = y[0];
+        for (int64_t j = 1; j < m; ++j) mx = y[j] > mx ? y[j] : mx;
+        int64_t n_max = 0;
+        for (int64_t j = 0; j < m; ++j) n_max += y[j] == mx;
+        if (n_max >= want || n_max == count) {  // the largest grade fills it
+            out.assign(std::min(n_max, want), (double)mx);
+            return;
+        }
         const Threshold<R> &T = *th;
-        for (int64_t j = 0; j < m && (int64_t)out.size() < count; ++j)
-            if (T.relevant(y[j])) out.push_back((double)y[j]);
+        out.resize(m);
+        int64_t n = 0;
+        for (int64_t j = 0; j < m && n < count; ++j) {
+            out[n] = (double)y[j];
+            n += T.relevant(y[j]);
+        }
+        out.resize(n);
+        int64_t take = std::min(n, want);
+        if (take < n) std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
+        std::sort(out.begin(), out.begin() + take, std::greater<double>());
+        out.resize(take);
     }
 
     inline double grade(int64_t j) const { return (double)y[j]; }
@@ -247,10 +269,15 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j) c += data[j] > t;
         return c;
     }
-    void relevant_grades(std::vector<double> &out, int64_t count) const {
+    void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
         out.clear();
         for (int64_t j = a; j < b && (int64_t)out.size() < count; ++j)
             if (data[j] > t) out.push_back(data[j]);
+        int64_t take = std::min<int64_t>((int64_t)out.size(), want);
+        if (take < (int64_t)out.size())
+            std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
+        std::sort(out.begin(), out.begin() + take, std::greater<double>());
+        out.resize(take);
     }
     inline double grade(int64_t col) const {
         const int64_t *lo = std::lower_bound(indices + a, indices + b, col);
@@ -273,16 +300,20 @@ struct Sparse {
 // ---- the best K items of a row ----------------------------------------------
 
 struct Scratch {
-    // selection
+    // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
-    std::vector<int64_t> hj, tj;
-    std::vector<std::pair<double, int64_t>> work;
+    std::vector<int64_t> hj, tj, tied_out;
+    std::vector<std::pair<double, int64_t>> cand;
+    std::vector<double> prev;
     // per rank: grade, expected relevance and gains, first-hit probability,
     // same-group pair probability, group start, group size and relevant count
     std::vector<double> grade, e, eg_lin, eg_exp, h, pair, ng, rg;
     std::vector<int64_t> gstart;
     // the ideal ranking
     std::vector<double> work_g, ideal_lin, ideal_exp;
+    // discounts of DCG
+    std::vector<double> disc;
+    double disc_base = 0.0;
 };
 
 inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
@@ -331,13 +362,14 @@ inline uint64_t mask32(const float *s, double worst, uint64_t *nan) {
 
 constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
 
-/* The best K items of the row s[0..m) into ov/oj, in rank order (score
+/* Streaming selection (the fallback of select_top): the best K items of the
+ * row s[0..m) into ov/oj, in rank order (score
  * descending; among equal scores the lower column first, or with LATER the
  * later column first). Sets nan when a score is NaN. Returns, in exact mode,
  * the number of items left out whose score equals the K-th (the straddling
  * tie group's members beyond the cut). */
 template <class S, bool LATER>
-int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
+int64_t stream_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
                    bool &nan) {
     int64_t eq_count = 0;
     double eq_value = INFINITY;
@@ -426,25 +458,132 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
         }
         return (!LATER && eq_value == ov[K - 1]) ? eq_count : 0;
     }
+    return 0;  // not reached: the caller streams only when K * 8 < m
+}
+
+// Candidates (score, column) ranked: score descending, then the lower column
+// first, or with LATER the later column first.
+template <bool LATER>
+struct Better {
+    bool operator()(const std::pair<double, int64_t> &a,
+                    const std::pair<double, int64_t> &b) const {
+        return a.first > b.first ||
+               (a.first == b.first && (LATER ? a.second > b.second : a.second < b.second));
+    }
+};
+
+/* Keep the candidates that can still reach the top K: the best `keep` and
+ * every candidate tied with the last of them. Returns the new threshold. */
+template <bool LATER>
+double compact(std::vector<std::pair<double, int64_t>> &cand, int64_t keep) {
+    std::nth_element(cand.begin(), cand.begin() + (keep - 1), cand.end(), Better<LATER>());
+    double t = cand[keep - 1].first;
+    auto end = std::partition(cand.begin() + keep, cand.end(),
+                              [t](const std::pair<double, int64_t> &c) { return c.first >= t; });
+    cand.erase(end, cand.end());
+    return t;
+}
+
+/* A threshold that about 4K + 16 items of the next row should reach, if it
+ * is like the previous one: the previous row's (4K + 16)-th best score when
+ * it kept that many, else its lowest kept score (which at least K items of
+ * it reached), else -inf. */
+inline int64_t guess_rank(int64_t K) { return 4 * K + 16; }
+
+inline double next_guess(Scratch &sc, int64_t K) {
+    int64_t want = guess_rank(K);
+    auto &prev = sc.prev;
+    if ((int64_t)prev.size() >= want) {
+        std::nth_element(prev.begin(), prev.begin() + (want - 1), prev.end(),
+                         std::greater<double>());
+        return prev[want - 1];
+    }
+    if ((int64_t)prev.size() >= K) return *std::min_element(prev.begin(), prev.end());
+    return -INFINITY;
+}
+
+/* The best K items of the row s[0..m) into ov/oj, in rank order (score
+ * descending; among equal scores the lower column first, or with LATER the
+ * later column first). Sets nan when a score is NaN. In exact mode, returns
+ * the number of items left out whose score equals the K-th (the straddling
+ * tie group's members beyond the cut) and, when `listed` is set, their
+ * columns are in sc.tied_out.
+ *
+ * Method: every item reaching a threshold is appended to a candidate buffer
+ * (a SIMD mask finds them; most 32-item chunks hold none), and the buffer is
+ * cut back to the best 2K whenever it fills, raising the threshold. The
+ * threshold starts at the previous row's 2K-th score (rows of one matrix
+ * tend to be alike), so a row usually costs one read and about 2K appends;
+ * if the guess was too high (fewer than K candidates), the row is streamed
+ * through a sorted buffer or heap instead. Selection over the whole row when
+ * K is a large fraction of it. */
+template <class S, bool LATER>
+int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
+                   bool &nan, bool &listed) {
+    auto &cand = sc.cand;
+    const Better<LATER> better;
+    sc.tied_out.clear();
+    listed = true;
+    if (K * 8 < m) {
+        double t = next_guess(sc, K);
+        cand.clear();
+        size_t cap = (size_t)std::max<int64_t>(128, 3 * guess_rank(K));
+        uint64_t nanbits = 0;
+        int64_t j = 0;
+        for (; j + 32 <= m; j += 32) {
+            uint64_t mask = mask32(s + j, t, &nanbits);
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                cand.emplace_back((double)s[i], i);
+            }
+            if (cand.size() >= cap) {
+                t = compact<LATER>(cand, guess_rank(K));
+                if (cand.size() * 2 >= cap) cap *= 2;  // ties: keep room
+            }
+        }
+        for (; j < m; ++j) {
+            double v = (double)s[j];
+            if (v != v) nanbits = 1;
+            else if (v >= t) cand.emplace_back(v, j);
+        }
+        if (nanbits) nan = true;
+        // Remember this row's best scores: they set the next row's threshold.
+        sc.prev.resize(cand.size());
+        for (size_t c = 0; c < cand.size(); ++c) sc.prev[c] = cand[c].first;
+        if ((int64_t)cand.size() < K) {  // the guess was too high
+            sc.prev.clear();
+            listed = false;
+            return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
+        }
+        std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
+        std::sort(cand.begin(), cand.begin() + K, better);
+        for (int64_t p = 0; p < K; ++p) {
+            ov[p] = cand[p].first;
+            oj[p] = cand[p].second;
+        }
+        if (LATER) return 0;
+        for (size_t c = K; c < cand.size(); ++c)
+            if (cand[c].first == ov[K - 1]) sc.tied_out.push_back(cand[c].second);
+        return (int64_t)sc.tied_out.size();
+    }
     // K is a large fraction of the row: select, then sort the first K.
-    auto &work = sc.work;
-    work.resize(m);
+    cand.resize(m);
     for (int64_t j = 0; j < m; ++j) {
         double v = (double)s[j];
         if (v != v) { nan = true; v = -INFINITY; }
-        work[j].first = -v;
-        work[j].second = LATER ? -j : j;
+        cand[j] = {v, j};
     }
-    if (K < m) std::nth_element(work.begin(), work.begin() + (K - 1), work.end());
-    std::sort(work.begin(), work.begin() + K);
+    if (K < m) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
+    std::sort(cand.begin(), cand.begin() + K, better);
     for (int64_t p = 0; p < K; ++p) {
-        ov[p] = -work[p].first;
-        oj[p] = LATER ? -work[p].second : work[p].second;
+        ov[p] = cand[p].first;
+        oj[p] = cand[p].second;
     }
     if (LATER) return 0;
     for (int64_t j = K; j < m; ++j)
-        if (-work[j].first == ov[K - 1]) ++eq_count;
-    return eq_count;
+        if (cand[j].first == ov[K - 1]) sc.tied_out.push_back(cand[j].second);
+    return (int64_t)sc.tied_out.size();
 }
 
 // Scan a row for NaN scores only (rows that need no ranking).
@@ -466,6 +605,24 @@ inline double lchoose(double a, double b) {
 
 inline double discount(int64_t p, double log_base) {
     return std::log(log_base) / std::log((double)(p + 2));
+}
+
+inline void add_gain(double y, double t, bool exponential, double &r, double &g, double &ge) {
+    if (y > t) {
+        r += 1.0;
+        g += y;
+        if (exponential) ge += std::exp2(y) - 1.0;
+    }
+}
+
+// 1 / log_base(rank + 1) for ranks 1..n, computed once per thread and base.
+inline const double *discounts(Scratch &sc, double log_base, int64_t n) {
+    if (sc.disc_base != log_base || (int64_t)sc.disc.size() < n) {
+        if (sc.disc_base != log_base) sc.disc.clear();
+        for (int64_t p = (int64_t)sc.disc.size(); p < n; ++p) sc.disc.push_back(discount(p, log_base));
+        sc.disc_base = log_base;
+    }
+    return sc.disc.data();
 }
 
 // The ranks of one row, as the formulas read them.
@@ -534,6 +691,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     }
     K = std::min(K, m);
     int64_t outside = 0, K_eff = 0;
+    bool listed = false;
     if (K > 0) {
         sc.tv.resize(K);
         sc.tj.resize(K);
@@ -542,8 +700,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             sc.hj.resize(K);
         }
         bool nan = false;
-        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan)
-                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan);
+        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan, listed)
+                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan, listed);
         if (nan) flags |= FLAG_NAN_SCORE;
         K_eff = K;
         while (K_eff > 0 && !(sc.tv[K_eff - 1] > -INFINITY)) --K_eff;
@@ -566,19 +724,15 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         if (exact)
             while (b < K_eff && tv[b] == tv[a]) ++b;
         double n_g, r_g = 0.0, g_lin = 0.0, g_exp = 0.0;
-        if (exact && b == K && outside > 0) {  // the group straddles the cut-off
-            n_g = (double)(b - a + outside);
+        const bool straddles = exact && b == K && outside > 0;
+        n_g = (double)(b - a + (straddles ? outside : 0));
+        if (straddles && !listed) {  // the group's members beyond the cut: a pass
             rel.tied_sums(s, tv[a], r_g, g_lin, g_exp, any_exp);
         } else {
-            n_g = (double)(b - a);
-            for (int64_t p = a; p < b; ++p) {
-                double y = sc.grade[p];
-                if (y > t) {
-                    r_g += 1.0;
-                    g_lin += y;
-                    if (any_exp) g_exp += std::exp2(y) - 1.0;
-                }
-            }
+            for (int64_t p = a; p < b; ++p) add_gain(sc.grade[p], t, any_exp, r_g, g_lin, g_exp);
+            if (straddles)  // ... and those the selection listed
+                for (int64_t col : sc.tied_out)
+                    add_gain(rel.grade(col), t, any_exp, r_g, g_lin, g_exp);
         }
         double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
         double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
@@ -598,11 +752,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // The ideal ranking: the K_ideal largest relevant grades, decreasing.
     if (K_ideal > 0) {
         auto &g = sc.work_g;
-        rel.relevant_grades(g, n_rel);
-        int64_t take = std::min<int64_t>((int64_t)g.size(), K_ideal);
-        if (take < (int64_t)g.size())
-            std::nth_element(g.begin(), g.begin() + take, g.end(), std::greater<double>());
-        std::sort(g.begin(), g.begin() + take, std::greater<double>());
+        rel.ideal(g, n_rel, K_ideal);
+        int64_t take = (int64_t)g.size();
         sc.ideal_lin.assign(K_ideal, 0.0);
         sc.ideal_exp.assign(K_ideal, 0.0);
         for (int64_t p = 0; p < take; ++p) {
@@ -664,8 +815,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             const double *gains = r.exponential ? ex : eg;
             const double *ideal = r.exponential ? sc.ideal_exp.data() : sc.ideal_lin.data();
             double dcg = 0.0, idcg = 0.0;
+            const double *disc = discounts(sc, r.log_base, c_end);
             for (int64_t c = 0; c < c_end; ++c) {
-                double d = discount(c, r.log_base);
+                double d = disc[c];
                 if (c < K_eff) dcg += gains[c] * d;
                 if (r.formula == NDCG && c < K_ideal) idcg += ideal[c] * d;
                 if (curve) o[c] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
@@ -788,10 +940,11 @@ void top_k(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_fir
     sc.hv.resize(K);
     sc.hj.resize(K);
     for (int64_t r = 0; r < n_rows; ++r) {
-        bool bad = false;
-        outside[r] = later_first
-                         ? select_top<S, true>(scores + r * m, m, K, values + r * K, cols + r * K, sc, bad)
-                         : select_top<S, false>(scores + r * m, m, K, values + r * K, cols + r * K, sc, bad);
+        bool bad = false, listed = false;
+        outside[r] = later_first ? select_top<S, true>(scores + r * m, m, K, values + r * K,
+                                                       cols + r * K, sc, bad, listed)
+                                 : select_top<S, false>(scores + r * m, m, K, values + r * K,
+                                                        cols + r * K, sc, bad, listed);
         nan[r] = bad;
     }
 }
