@@ -67,7 +67,14 @@ relstring. Measures print in the order of ``te_trec_measures`` in
 nickname list. Cut-off measures are named ``name_%ld`` (long cut-offs) or
 ``name_%3.2f`` (double cut-offs); a measure given parameters on the command
 line with ``-m name.params`` is named ``name_params`` (the parameter text
-verbatim), e.g. ``relstring_20``.
+verbatim), e.g. ``relstring_20``. A NaN (reachable only in corner cases:
+``iprec_at_recall`` with nothing ranked after ``-J``, ``Rndcg`` with ``-l0``)
+prints as Python's ``nan`` where glibc may print ``-nan``.
+
+Known C-level quirks not reproduced (they need inputs trec_eval cannot read
+sensibly): a query whose judgments are all negative makes trec_eval reuse the
+previous query's ``num_rel_levels`` (static state in ``form_res_rels.c``);
+``rbp`` reads its ``min``/``max`` before initialising them (see :func:`rbp`).
 """
 
 from __future__ import annotations
