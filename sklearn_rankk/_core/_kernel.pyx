@@ -17,7 +17,9 @@ is built with OpenMP.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memcpy
 from libcpp cimport bool as cbool
+from libcpp.string cimport string
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -56,6 +58,31 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int32_t score_type, const void* scores, int64_t n_rows, int64_t m, int64_t K,
         cbool later_first, double* values, int64_t* cols, int64_t* outside,
         uint8_t* nan) except +
+
+
+cdef extern from "<string_view>" namespace "std" nogil:
+    cdef cppclass string_view:
+        const char* data()
+        size_t size()
+
+cdef extern from "trec.hpp" namespace "rankk" nogil:
+    cdef cppclass StringTable:
+        vector[string_view] strings
+        vector[int64_t] first_line
+        vector[int64_t] ranks()
+
+    cdef cppclass TrecEntries:
+        vector[int64_t] qid, doc, line, grade
+        vector[double] score
+        string tag
+        int64_t error_line
+        string error
+
+    void c_parse_trec "rankk::parse_trec"(
+        const char* data, size_t size, int kind, StringTable& qids,
+        StringTable& docs, TrecEntries& out) except +
+    int64_t first_invalid_utf8_line "rankk::first_invalid_utf8_line"(
+        const unsigned char* s, size_t n)
 
 
 cdef extern from "_portable.h" nogil:
@@ -294,3 +321,85 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
 ])
+
+
+# -- TREC files -----------------------------------------------------------------
+
+cdef object _int64_array(const vector[int64_t]& v):
+    out = np.empty(v.size(), dtype=np.int64)
+    if v.size():
+        memcpy(<void*> <size_t> out.ctypes.data, v.data(), v.size() * sizeof(int64_t))
+    return out
+
+
+cdef object _float64_array(const vector[double]& v):
+    out = np.empty(v.size(), dtype=np.float64)
+    if v.size():
+        memcpy(<void*> <size_t> out.ctypes.data, v.data(), v.size() * sizeof(double))
+    return out
+
+
+cdef object _table(StringTable& table):
+    """A string table as (one bytes blob, int64 offsets, first lines)."""
+    cdef size_t i, n = table.strings.size(), total = 0
+    for i in range(n):
+        total += table.strings[i].size()
+    blob = bytearray(total)
+    offsets = np.empty(n + 1, dtype=np.int64)
+    cdef char* b = blob
+    cdef int64_t[::1] off = offsets
+    cdef size_t at = 0
+    off[0] = 0
+    for i in range(n):
+        memcpy(b + at, table.strings[i].data(), table.strings[i].size())
+        at += table.strings[i].size()
+        off[i + 1] = at
+    return bytes(blob), offsets, _int64_array(table.first_line)
+
+
+def parse_trec_files(qrels, run):
+    """Parse a qrels file and a run file (their bytes; either may be None).
+
+    Returns a dict: ``"qrels"`` and ``"run"`` (None, an error ``(line,
+    message)``, or the entries: qid and doc ids, grades or scores, line
+    numbers, and for a run the last line's tag), and the shared string
+    tables ``"qids"`` and ``"docs"`` as ``(blob, offsets, first_line)``, with
+    each docno's rank in byte order (``"doc_rank"``) and each qid's
+    (``"qid_rank"``).
+    """
+    cdef StringTable qids, docs
+    cdef TrecEntries q_out, r_out
+    cdef const unsigned char[::1] buf
+    result = {"qrels": None, "run": None}
+    for name, data, kind in (("qrels", qrels, 0), ("run", run, 1)):
+        if data is None:
+            continue
+        buf = data
+        n = buf.shape[0]
+        bad = first_invalid_utf8_line(&buf[0] if n else NULL, n)
+        if bad:
+            result[name] = ("utf-8", bad)
+            return result
+        out = &q_out if kind == 0 else &r_out
+        with nogil:
+            c_parse_trec(<const char*> &buf[0] if n else NULL, n, kind, qids, docs,
+                         out[0])
+        if out.error_line:
+            result[name] = ("error", out.error_line, out.error.decode("utf-8", "replace"))
+            return result
+        entries = {
+            "qid": _int64_array(out.qid),
+            "doc": _int64_array(out.doc),
+            "line": _int64_array(out.line),
+        }
+        if kind == 0:
+            entries["grade"] = _int64_array(out.grade)
+        else:
+            entries["score"] = _float64_array(out.score)
+            entries["tag"] = out.tag.decode("utf-8")
+        result[name] = entries
+    result["qids"] = _table(qids)
+    result["docs"] = _table(docs)
+    result["qid_rank"] = _int64_array(qids.ranks())
+    result["doc_rank"] = _int64_array(docs.ranks())
+    return result

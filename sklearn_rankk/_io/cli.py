@@ -24,7 +24,7 @@ from .._core.registry import (
     scorer_name_forms,
 )
 from .._core.validation import check_option
-from .trec import from_trec, read_trec_qrels, read_trec_run
+from .trec import trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
 # its measures of the whole ranking (map, ndcg, recip_rank, Rprec).
@@ -123,27 +123,29 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     for text in measures:
         for label, metric, k in _parse(text):
             wanted.setdefault(label, engine.make_request(metric, k))
-    y_true, y_score, qids = from_trec(qrels, run, complete=complete)
+    rows = trec_rows(qrels, run, complete=complete)
     ignore_ties = ties == "trec_eval"
     values = {}
     # Binary measures count grades >= level; graded ones take every positive
     # grade as gain, negative grades as 0.
     for graded, relevance, threshold in (
-        (False, y_true, level - 1),
-        (True, np.maximum(y_true, 0), 0),
+        (False, rows.y_true, level - 1),
+        (True, np.maximum(rows.y_true, 0), 0),
     ):
         requests = list({r: None for r in wanted.values() if r.metric.graded == graded})
         if requests:
-            rows = engine.row_values(
+            found = engine.row_values(
                 requests,
                 relevance,
-                y_score,
+                rows.y_score,
+                offsets=rows.offsets,
                 ignore_ties=ignore_ties,
                 relevance_threshold=threshold,
             )
             values.update(
-                zip(requests, engine.with_undefined(rows, requests, 0.0).values())
+                zip(requests, engine.with_undefined(found, requests, 0.0).values())
             )
+    qids = rows.qids
     return qids, {label: values[r] for label, r in wanted.items()}
 
 
@@ -280,11 +282,9 @@ def main(argv=None):
     except SystemExit as exc:  # argparse's exit: usage error (2) or --help (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        run = read_trec_run(
-            getattr(sys.stdin, "buffer", sys.stdin) if args.run == "-" else args.run
-        )
+        run = getattr(sys.stdin, "buffer", sys.stdin) if args.run == "-" else args.run
         qids, values = evaluate(
-            read_trec_qrels(args.qrels),
+            args.qrels,
             run,
             measures,
             level=args.level_for_rel,

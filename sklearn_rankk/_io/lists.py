@@ -93,13 +93,17 @@ def from_id_lists(relevant_items, ranked_items):
     >>> ndcg_at_k_score(y_true, y_score, k=2, average=None).round(4)
     array([0.7967, 1.    ])
     """
-    rows = []
+    all_grades, all_scores, lengths = [], [], []
     for key, relevant, ranked in _paired_queries(relevant_items, ranked_items):
         ids = _ranked_ids(ranked, f"ranked_items[{key!r}]")
-        grades = _relevance(relevant, f"relevant_items[{key!r}]")
-        scores = np.arange(len(ids), 0, -1, dtype=np.float64)
-        rows.append((scores, row_grades(ids, grades)))
-    return to_matrices(rows)
+        grades = row_grades(ids, _relevance(relevant, f"relevant_items[{key!r}]"))
+        all_grades += grades
+        all_scores += range(len(ids), 0, -1)
+        all_scores += [-math.inf] * (len(grades) - len(ids))
+        lengths.append(len(grades))
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return to_matrices(all_grades, np.asarray(all_scores, dtype=np.float64), offsets)
 
 
 # --------------------------------------------------------------------------
@@ -116,25 +120,24 @@ def row_grades(ids, grades):
     ]
 
 
-def to_matrices(rows):
-    """``[(scores, grades), ...]`` -> padded ``(y_true, y_score)``.
+def to_matrices(y_true, y_score, offsets):
+    """Flat segments -> padded ``(y_true, y_score)`` matrices.
 
-    ``scores`` (float64) covers the first ``len(scores)`` columns of a row,
-    ``grades`` the first ``len(grades) >= len(scores)``; every other cell has
-    score ``-inf`` and relevance 0.
+    Row ``i`` holds entries ``offsets[i]:offsets[i + 1]``; every other cell
+    has score ``-inf`` and relevance 0. Relevance takes the smallest integer
+    dtype holding the grades, else float64.
     """
-    lengths = np.array([len(g) for _, g in rows], dtype=np.intp)
+    lengths = np.diff(offsets)
+    n_rows = lengths.shape[0]
     width = max(1, int(lengths.max(initial=0)))
-    y_score = np.full((len(rows), width), -np.inf)
-    for i, (scores, _) in enumerate(rows):
-        y_score[i, : len(scores)] = scores
-    flat = _relevance_array([g for _, grades in rows for g in grades])
-    y_true = np.zeros((len(rows), width), dtype=flat.dtype)
-    starts = np.cumsum(lengths) - lengths
-    row = np.repeat(np.arange(len(rows)), lengths)
-    col = np.arange(flat.shape[0]) - np.repeat(starts, lengths)
-    y_true[row, col] = flat
-    return y_true, y_score
+    flat = _relevance_array(y_true)
+    row = np.repeat(np.arange(n_rows), lengths)
+    col = np.arange(flat.shape[0]) - np.repeat(offsets[:-1], lengths)
+    matrix_score = np.full((n_rows, width), -np.inf)
+    matrix_score[row, col] = y_score
+    matrix_true = np.zeros((n_rows, width), dtype=flat.dtype)
+    matrix_true[row, col] = flat
+    return matrix_true, matrix_score
 
 
 def check_finite(value, where, what="relevance grade"):

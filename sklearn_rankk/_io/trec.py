@@ -10,59 +10,137 @@ read as trec_eval reads them:
   after ``tag`` are ignored, as in trec_eval.
 
 Blank lines and lines whose first field starts with ``#`` are skipped
-(trec_eval skips both in runs and ``#`` lines in qrels). Files are read line
-by line as UTF-8. Anything else that is malformed is a ``ValueError`` naming
-the file and line: a wrong number of fields, a relevance that is not an
-integer, a score that is not a finite number, or a document listed twice for
-one query (trec_eval rejects duplicates too, for the queries it evaluates).
+(trec_eval skips both in runs and ``#`` lines in qrels). Files are UTF-8,
+parsed by the compiled extension (query ids and docnos are mapped to integer
+ids once; everything after works on integer arrays). Anything else that is
+malformed is a ``ValueError`` naming the file and line: a wrong number of
+fields, a relevance that is not an ASCII integer of 64 bits, a score that is
+not a finite ASCII decimal number (so that trec_eval's ``atof`` and Python's
+``float`` read the same value: no digit separators, no other digits), or a
+document listed twice for one query (trec_eval rejects duplicates too, for
+the queries it evaluates).
 """
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
-from .lists import check_finite, row_grades, to_matrices
+from .._core import _kernel
+from .lists import check_finite, to_matrices
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 
-
-def _fields(source):
-    """Yield ``("file:line", fields)`` for the content lines of a file."""
+def _read_bytes(source):
+    """(bytes, name) of a path or an open file (text or binary)."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
-            yield from _split_lines(f, os.fspath(source))
-    elif hasattr(source, "read"):
-        yield from _split_lines(source, str(getattr(source, "name", "<file>")))
-    else:
-        raise TypeError(
-            f"Expected a path or an open file; got {type(source).__name__}."
-        )
+            return f.read(), os.fspath(source)
+    if hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        return bytes(data), str(getattr(source, "name", "<file>"))
+    raise TypeError(f"Expected a path or an open file; got {type(source).__name__}.")
 
 
-_FIELD_SEPARATOR = re.compile(r"[ \t]+")
+class _Strings:
+    """A string table of the parser: one UTF-8 blob and offsets."""
+
+    def __init__(self, table):
+        self.blob, self.offsets, self.first_line = table
+
+    def __len__(self):
+        return self.offsets.shape[0] - 1
+
+    def __getitem__(self, i):
+        return self.blob[self.offsets[i] : self.offsets[i + 1]].decode("utf-8")
+
+    def all(self):
+        """Every string, decoded."""
+        blob, offsets = self.blob, self.offsets.tolist()
+        return [blob[a:b].decode("utf-8") for a, b in zip(offsets, offsets[1:])]
 
 
-def _split_lines(lines, name):
-    for lineno, line in enumerate(lines, 1):
-        where = f"{name}:{lineno}"
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(f"{where}: not UTF-8 text ({exc.reason}).") from None
-        if lineno == 1:
-            line = line.removeprefix("\ufeff")  # a byte-order mark
-        # Fields are separated by spaces and tabs only, as trec_eval reads
-        # them: other Unicode whitespace stays part of a docno.
-        fields = _FIELD_SEPARATOR.split(line.strip(" \t\r\n"))
-        fields = [] if fields == [""] else fields
-        if fields and not fields[0].startswith("#"):
-            yield where, fields
+@dataclass
+class _Parsed:
+    """Entries of a qrels file and a run file, with shared id tables."""
+
+    qrels: dict | None
+    run: dict | None
+    qids: _Strings
+    docs: _Strings
+    qid_rank: np.ndarray
+    doc_rank: np.ndarray
+    names: dict
+
+
+def _parse(qrels=None, run=None):
+    """Parse the files; errors name the file and line."""
+    sources = {"qrels": qrels, "run": run}
+    data, names = {}, {}
+    for kind, source in sources.items():
+        if source is not None:
+            data[kind], names[kind] = _read_bytes(source)
+    result = _kernel.parse_trec_files(data.get("qrels"), data.get("run"))
+    for kind in ("qrels", "run"):
+        found = result[kind]
+        if isinstance(found, tuple):
+            where = f"{names[kind]}:{found[1]}"
+            if found[0] == "utf-8":
+                line = data[kind].split(b"\n")[found[1] - 1]
+                try:
+                    line.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise ValueError(
+                        f"{where}: not UTF-8 text ({exc.reason})."
+                    ) from None
+                raise ValueError(f"{where}: not UTF-8 text.")
+            raise ValueError(f"{where}: {found[2]}")
+    parsed = _Parsed(
+        result["qrels"],
+        result["run"],
+        _Strings(result["qids"]),
+        _Strings(result["docs"]),
+        result["qid_rank"],
+        result["doc_rank"],
+        names,
+    )
+    for kind, what in (("qrels", "judged"), ("run", "listed")):
+        if getattr(parsed, kind) is not None:
+            _check_duplicates(parsed, kind, what)
+    return parsed
+
+
+def _check_duplicates(parsed, kind, what):
+    """A document twice for one query: an error at its second line."""
+    entries = getattr(parsed, kind)
+    key = entries["qid"] * max(len(parsed.docs), 1) + entries["doc"]
+    order = np.argsort(key, kind="stable")
+    repeat = key[order][1:] == key[order][:-1]
+    if not np.any(repeat):
+        return
+    second = order[1:][repeat]
+    i = second[np.argmin(entries["line"][second])]
+    raise ValueError(
+        f"{parsed.names[kind]}:{entries['line'][i]}: document "
+        f"{parsed.docs[entries['doc'][i]]!r} is {what} twice for query "
+        f"{parsed.qids[entries['qid'][i]]!r}."
+    )
+
+
+def _as_dicts(parsed, kind, value):
+    """{qid: {docno: value}} in the file's order."""
+    entries = getattr(parsed, kind)
+    qids, docs = parsed.qids.all(), parsed.docs.all()
+    out = {}
+    for q, d, v in zip(
+        entries["qid"].tolist(), entries["doc"].tolist(), entries[value].tolist()
+    ):
+        out.setdefault(qids[q], {})[docs[d]] = v
+    return out
 
 
 def read_trec_qrels(path):
@@ -100,22 +178,7 @@ def read_trec_qrels(path):
     >>> read_trec_qrels(io.StringIO("301 0 d1 1\\n301 0 d2 0\\n302 0 d1 2\\n"))
     {'301': {'d1': 1, 'd2': 0}, '302': {'d1': 2}}
     """
-    qrels = {}
-    for where, fields in _fields(path):
-        if len(fields) != 4:
-            raise ValueError(
-                f"{where}: expected 4 fields 'qid iter docno rel'; got {len(fields)}."
-            )
-        qid, _, docno, rel = fields
-        if not _INTEGER.fullmatch(rel):
-            raise ValueError(f"{where}: relevance {rel!r} is not an integer.")
-        judged = qrels.setdefault(qid, {})
-        if docno in judged:
-            raise ValueError(
-                f"{where}: document {docno!r} is judged twice for query {qid!r}."
-            )
-        judged[docno] = int(rel)
-    return qrels
+    return _as_dicts(_parse(qrels=path), "qrels", "grade")
 
 
 def read_trec_run(path):
@@ -154,54 +217,183 @@ def read_trec_run(path):
     >>> read_trec_run(io.StringIO("301 Q0 d1 1 2.5 bm25\\n301 Q0 d3 2 1.0 bm25\\n"))
     {'301': {'d1': 2.5, 'd3': 1.0}}
     """
-    run = {}
-    for where, fields in _fields(path):
-        if len(fields) < 6:
-            raise ValueError(
-                f"{where}: expected 6 fields 'qid Q0 docno rank score tag'; got "
-                f"{len(fields)}."
-            )
-        qid, _, docno, _, score = fields[:5]
-        try:
-            value = float(score)
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value):
-            raise ValueError(f"{where}: score {score!r} is not a finite number.")
-        retrieved = run.setdefault(qid, {})
-        if docno in retrieved:
-            raise ValueError(
-                f"{where}: document {docno!r} is listed twice for query {qid!r}."
-            )
-        retrieved[docno] = value
-    return run
+    return _as_dicts(_parse(run=path), "run", "score")
 
 
-def _load(source, reader, name, what):
-    """A dict as given (checked), or the dict read from a file."""
-    if isinstance(source, Mapping):
-        for qid, docs in source.items():
-            _check_query(qid, docs, name, what)
-        return source
-    if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
-        return reader(source)
-    raise TypeError(
-        f"{name} must be a path, an open file, or a dict qid -> dict docno -> "
-        f"value; got {type(source).__name__}."
-    )
+def _is_file(source):
+    return isinstance(source, (str, os.PathLike)) or hasattr(source, "read")
 
 
-def _check_query(qid, docs, name, what):
-    if not isinstance(qid, str):
-        raise TypeError(f"{name} query ids must be str; got {qid!r}.")
-    if not isinstance(docs, Mapping):
+def _check_mapping(source, name, what):
+    if not isinstance(source, Mapping):
         raise TypeError(
-            f"{name}[{qid!r}] must be a dict docno -> value; got {type(docs).__name__}."
+            f"{name} must be a path, an open file, or a dict qid -> dict docno -> "
+            f"value; got {type(source).__name__}."
         )
-    for docno, value in docs.items():
-        if not isinstance(docno, str):
-            raise TypeError(f"{name}[{qid!r}] docnos must be str; got {docno!r}.")
-        check_finite(value, f"{name}[{qid!r}][{docno!r}]", what)
+    for qid, docs in source.items():
+        if not isinstance(qid, str):
+            raise TypeError(f"{name} query ids must be str; got {qid!r}.")
+        if not isinstance(docs, Mapping):
+            raise TypeError(
+                f"{name}[{qid!r}] must be a dict docno -> value; got "
+                f"{type(docs).__name__}."
+            )
+        for docno, value in docs.items():
+            if not isinstance(docno, str):
+                raise TypeError(f"{name}[{qid!r}] docnos must be str; got {docno!r}.")
+            check_finite(value, f"{name}[{qid!r}][{docno!r}]", what)
+
+
+class _Intern:
+    """Query ids and docnos -> integer ids, for dict inputs (and files read
+    beside them)."""
+
+    def __init__(self, qids=(), docs=()):
+        self.qids = {q: i for i, q in enumerate(qids)}
+        self.docs = {d: i for i, d in enumerate(docs)}
+
+    def entries(self, mapping, value):
+        q_ids, d_ids, values = [], [], []
+        qids, docs = self.qids, self.docs
+        for qid, items in mapping.items():
+            q = qids.setdefault(qid, len(qids))
+            for docno, v in items.items():
+                q_ids.append(q)
+                d_ids.append(docs.setdefault(docno, len(docs)))
+                values.append(v)
+        out = {
+            "qid": np.array(q_ids, dtype=np.int64),
+            "doc": np.array(d_ids, dtype=np.int64),
+        }
+        out[value] = np.array(values, dtype=np.float64 if value == "score" else None)
+        if value == "grade" and out[value].dtype.kind not in "iu":
+            out[value] = out[value].astype(np.float64)
+        if value == "grade" and out[value].dtype.kind == "u":
+            out[value] = out[value].astype(np.int64)
+        return out
+
+    @staticmethod
+    def ranks(strings):
+        order = sorted(range(len(strings)), key=strings.__getitem__)
+        rank = np.empty(len(strings), dtype=np.int64)
+        rank[order] = np.arange(len(strings))
+        return rank
+
+
+def _entries(qrels, run):
+    """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
+    files = {
+        name: src for name, src in (("qrels", qrels), ("run", run)) if _is_file(src)
+    }
+    for name, src, what in (("qrels", qrels, "relevance grade"), ("run", run, "score")):
+        if name not in files:
+            _check_mapping(src, name, what)
+    if len(files) == 2:  # both files: shared tables straight from the parser
+        parsed = _parse(**files)
+        return (
+            parsed.qrels,
+            parsed.run,
+            parsed.qids.all(),
+            parsed.qid_rank,
+            parsed.doc_rank,
+            parsed.run["tag"],
+        )
+    intern, parsed = _Intern(), None
+    if files:
+        parsed = _parse(**files)
+        intern = _Intern(parsed.qids.all(), parsed.docs.all())
+    q_entries = parsed.qrels if "qrels" in files else intern.entries(qrels, "grade")
+    r_entries = parsed.run if "run" in files else intern.entries(run, "score")
+    qids, docs = list(intern.qids), list(intern.docs)
+    runid = r_entries.get("tag", "")
+    return q_entries, r_entries, qids, intern.ranks(qids), intern.ranks(docs), runid
+
+
+@dataclass
+class TrecRows:
+    """A run joined with its judgments: one segment of flat arrays per query.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n_entries,)
+        Grades (0 for unjudged documents).
+    y_score : ndarray of shape (n_entries,), float64
+        Scores; ``-inf`` for judged documents of positive grade the run lacks.
+    offsets : ndarray of int64 of shape (n_queries + 1,)
+        Query ``i`` is ``offsets[i]:offsets[i + 1]``: its retrieved documents
+        by score descending, tied ones by docno ascending, then its judged
+        documents of positive grade that it did not retrieve.
+    qids : list of str
+        The query of each segment, sorted as trec_eval sorts them.
+    runid : str
+        The tag of the run's last line (trec_eval's ``runid``).
+    """
+
+    y_true: np.ndarray
+    y_score: np.ndarray
+    offsets: np.ndarray
+    qids: list
+    runid: str = ""
+
+
+def trec_rows(qrels, run, *, complete=False):
+    """Join a run with its judgments, one segment per query, never padded.
+
+    Parameters are those of :func:`from_trec`; returns :class:`TrecRows`.
+    """
+    if not isinstance(complete, (bool, np.bool_)):
+        raise TypeError(f"complete must be True or False; got {complete!r}.")
+    q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
+    jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
+    rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
+    n_qids = len(qids)
+    judged = np.zeros(n_qids, dtype=bool)
+    judged[jq] = True
+    retrieved = np.zeros(n_qids, dtype=bool)
+    retrieved[rq] = True
+    chosen = judged if complete else judged & retrieved
+    if not np.any(chosen):
+        raise ValueError(
+            f"No query has both results in the run and judgments in the qrels "
+            f"(run: {int(retrieved.sum())} queries, qrels: {int(judged.sum())}); "
+            f"check that the query ids match."
+        )
+    chosen_ids = np.flatnonzero(chosen)
+    chosen_ids = chosen_ids[np.argsort(qid_rank[chosen_ids])]  # trec_eval's order
+    row_of = np.full(n_qids, -1, dtype=np.int64)
+    row_of[chosen_ids] = np.arange(chosen_ids.shape[0])
+    n_docs = max(doc_rank.shape[0], 1)
+    # The run's documents of the chosen queries, with their grades.
+    keep = row_of[rq] >= 0
+    rq, rd, rs = rq[keep], rd[keep], rs[keep]
+    run_key = rq * n_docs + rd
+    judged_key = jq * n_docs + jd
+    order = np.argsort(judged_key)
+    sorted_key = judged_key[order]
+    at = np.minimum(
+        np.searchsorted(sorted_key, run_key), max(sorted_key.shape[0] - 1, 0)
+    )
+    grade_type = jg.dtype if jg.dtype.kind == "f" else np.int64
+    run_grade = np.zeros(rq.shape[0], dtype=grade_type)
+    if sorted_key.shape[0]:
+        hit = sorted_key[at] == run_key
+        run_grade[hit] = jg[order[at[hit]]]
+    # Judged documents of positive grade the run lacks: not retrieved.
+    lacking = (jg > 0) & (row_of[jq] >= 0) & ~np.isin(judged_key, run_key)
+    rows = np.concatenate([row_of[rq], row_of[jq[lacking]]])
+    part = np.concatenate(
+        [np.zeros(rq.shape[0], np.int8), np.ones(int(lacking.sum()), np.int8)]
+    )
+    # Within a row: retrieved by score descending, ties by docno ascending;
+    # then the lacking ones in file order.
+    secondary = np.concatenate([-rs, np.zeros(int(lacking.sum()))])
+    tertiary = np.concatenate([doc_rank[rd], np.flatnonzero(lacking)])
+    order = np.lexsort((tertiary, secondary, part, rows))
+    y_score = np.concatenate([rs, np.full(int(lacking.sum()), -np.inf)])[order]
+    y_true = np.concatenate([run_grade, jg[lacking].astype(grade_type)])[order]
+    offsets = np.zeros(chosen_ids.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=chosen_ids.shape[0]), out=offsets[1:])
+    return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
 
 
 def from_trec(qrels, run, *, complete=False):
@@ -283,28 +475,6 @@ def from_trec(qrels, run, *, complete=False):
     >>> precision_at_k_score(y_true, y_score, k=1, average=None)
     array([0.5, 0. ])
     """
-    if not isinstance(complete, (bool, np.bool_)):
-        raise TypeError(f"complete must be True or False; got {complete!r}.")
-    qrels = _load(qrels, read_trec_qrels, "qrels", "relevance grade")
-    run = _load(run, read_trec_run, "run", "score")
-    if complete:
-        qids = sorted(qrels)
-    else:
-        qids = sorted(q for q in run if q in qrels)
-    if not qids:
-        raise ValueError(
-            f"No query has both results in the run and judgments in the qrels "
-            f"(run: {len(run)} queries, qrels: {len(qrels)}); check that the "
-            f"query ids match."
-        )
-    rows = []
-    for qid in qids:
-        judged, retrieved = qrels[qid], run.get(qid, {})
-        # Score descending, ties by docno ascending: ranked the later column
-        # first (ignore_ties=True), tied documents come in trec_eval's order,
-        # docno descending.
-        docs = sorted(retrieved, key=lambda d: (-retrieved[d], d))
-        scores = np.array([retrieved[d] for d in docs], dtype=np.float64)
-        rows.append((scores, row_grades(docs, judged)))
-    y_true, y_score = to_matrices(rows)
-    return y_true, y_score, qids
+    rows = trec_rows(qrels, run, complete=complete)
+    y_true, y_score = to_matrices(rows.y_true, rows.y_score, rows.offsets)
+    return y_true, y_score, rows.qids

@@ -1,0 +1,220 @@
+/* TREC qrels and run files, parsed at C speed.
+ *
+ * A file's bytes are split into lines and fields exactly as the Python
+ * readers did (and trec_eval does): fields are separated by spaces and tabs
+ * only; blank lines and lines whose first field starts with '#' are skipped;
+ * a UTF-8 byte-order mark before the first line is dropped. Query ids and
+ * docnos are interned once in string tables shared by the files of one call,
+ * so that a run and its qrels use the same integer ids; the rest of the work
+ * (joining, ordering, segments) happens on integer arrays.
+ *
+ * Numbers: a score must be a finite ASCII decimal ([+-]digits[.digits]
+ * [e[+-]digits]), so that C's atof (trec_eval) and Python's float() read the
+ * same value; a grade an ASCII integer that fits in 64 bits. Anything else is
+ * an error naming the line.
+ */
+#ifndef SKLEARN_RANKK_TREC_HPP
+#define SKLEARN_RANKK_TREC_HPP
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace rankk {
+
+struct StringTable {
+    std::unordered_map<std::string_view, int64_t> index;
+    std::vector<std::string_view> strings;
+    std::vector<int64_t> first_line;  // where each string first appears
+
+    int64_t add(std::string_view s, int64_t line) {
+        auto it = index.find(s);
+        if (it != index.end()) return it->second;
+        int64_t id = (int64_t)strings.size();
+        index.emplace(s, id);
+        strings.push_back(s);
+        first_line.push_back(line);
+        return id;
+    }
+
+    // Each string's rank in byte order (strcmp, as trec_eval compares docnos).
+    std::vector<int64_t> ranks() const {
+        std::vector<int64_t> order(strings.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = (int64_t)i;
+        std::sort(order.begin(), order.end(),
+                  [this](int64_t a, int64_t b) { return strings[a] < strings[b]; });
+        std::vector<int64_t> rank(strings.size());
+        for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = (int64_t)r;
+        return rank;
+    }
+};
+
+struct TrecEntries {
+    std::vector<int64_t> qid, doc, line;
+    std::vector<double> score;   // runs
+    std::vector<int64_t> grade;  // qrels
+    std::string tag;             // runs: the last line's tag (trec_eval's runid)
+    int64_t error_line = 0;      // 0: no error
+    std::string error;           // the message after "file:line: "
+};
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A finite ASCII decimal number, the whole field.
+inline bool parse_decimal(std::string_view f, double &out) {
+    size_t i = 0, n = f.size();
+    if (i < n && (f[i] == '+' || f[i] == '-')) ++i;
+    size_t digits = 0;
+    while (i < n && is_digit(f[i])) { ++i; ++digits; }
+    if (i < n && f[i] == '.') {
+        ++i;
+        while (i < n && is_digit(f[i])) { ++i; ++digits; }
+    }
+    if (digits == 0) return false;
+    if (i < n && (f[i] == 'e' || f[i] == 'E')) {
+        ++i;
+        if (i < n && (f[i] == '+' || f[i] == '-')) ++i;
+        size_t exp_digits = 0;
+        while (i < n && is_digit(f[i])) { ++i; ++exp_digits; }
+        if (exp_digits == 0) return false;
+    }
+    if (i != n) return false;
+    std::string copy(f);  // strtod needs a terminated string; the grammar is
+    char *end = nullptr;  // locale-free ASCII, read as C's "C" locale does
+    errno = 0;
+    out = std::strtod(copy.c_str(), &end);
+    return std::isfinite(out);
+}
+
+// An ASCII integer that fits in 64 bits, the whole field. Returns 0 on
+// success, 1 when it is not an integer, 2 when it is out of range.
+inline int parse_integer(std::string_view f, int64_t &out) {
+    size_t i = 0, n = f.size();
+    bool neg = false;
+    if (i < n && (f[i] == '+' || f[i] == '-')) { neg = f[i] == '-'; ++i; }
+    if (i == n) return 1;
+    uint64_t v = 0;
+    const uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; i < n; ++i) {
+        if (!is_digit(f[i])) return 1;
+        uint64_t d = (uint64_t)(f[i] - '0');
+        if (v > (limit - d) / 10) return 2;
+        v = v * 10 + d;
+    }
+    out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return 0;
+}
+
+inline std::string quoted(std::string_view s) {
+    // A short repr-like rendering for messages (the caller decodes properly).
+    return "'" + std::string(s) + "'";
+}
+
+/* Parse one file. kind: 0 qrels (qid iter docno rel), 1 run (qid Q0 docno
+ * rank score tag [...]). */
+inline void parse_trec(const char *data, size_t size, int kind, StringTable &qids,
+                       StringTable &docs, TrecEntries &out) {
+    size_t pos = 0;
+    if (size >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+        (unsigned char)data[2] == 0xBF)
+        pos = 3;
+    int64_t lineno = 0;
+    std::string_view fields[7];
+    while (pos < size) {
+        ++lineno;
+        const char *nl = (const char *)std::memchr(data + pos, '\n', size - pos);
+        size_t end = nl ? (size_t)(nl - data) : size;
+        size_t next = nl ? end + 1 : size;
+        // Split on spaces and tabs; a trailing \r is whitespace too.
+        int n_fields = 0, total = 0;
+        size_t i = pos;
+        while (i < end) {
+            while (i < end && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r')) ++i;
+            if (i >= end) break;
+            size_t start = i;
+            while (i < end && data[i] != ' ' && data[i] != '\t' &&
+                   !(data[i] == '\r' && i + 1 == end))
+                ++i;
+            if (n_fields < 7) fields[n_fields++] = std::string_view(data + start, i - start);
+            ++total;
+        }
+        pos = next;
+        if (total == 0 || fields[0][0] == '#') continue;
+        if (kind == 0) {
+            if (total != 4) {
+                out.error_line = lineno;
+                out.error = "expected 4 fields 'qid iter docno rel'; got " +
+                            std::to_string(total) + ".";
+                return;
+            }
+            int64_t g = 0;
+            int status = parse_integer(fields[3], g);
+            if (status) {
+                out.error_line = lineno;
+                out.error = "relevance " + quoted(fields[3]) +
+                            (status == 1 ? " is not an integer."
+                                         : " is out of range (a 64-bit integer).");
+                return;
+            }
+            out.qid.push_back(qids.add(fields[0], lineno));
+            out.doc.push_back(docs.add(fields[2], lineno));
+            out.grade.push_back(g);
+        } else {
+            if (total < 6) {
+                out.error_line = lineno;
+                out.error = "expected 6 fields 'qid Q0 docno rank score tag'; got " +
+                            std::to_string(total) + ".";
+                return;
+            }
+            double v = 0.0;
+            if (!parse_decimal(fields[4], v)) {
+                out.error_line = lineno;
+                out.error = "score " + quoted(fields[4]) + " is not a finite number.";
+                return;
+            }
+            out.qid.push_back(qids.add(fields[0], lineno));
+            out.doc.push_back(docs.add(fields[2], lineno));
+            out.score.push_back(v);
+            out.tag.assign(fields[5].data(), fields[5].size());
+        }
+        out.line.push_back(lineno);
+    }
+}
+
+// The line (1-based) of the first byte that is not valid UTF-8, or 0.
+inline int64_t first_invalid_utf8_line(const unsigned char *s, size_t n) {
+    int64_t line = 1;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '\n') { ++line; ++i; continue; }
+        if (c < 0x80) { ++i; continue; }
+        int len;
+        uint32_t cp;
+        if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
+        else return line;
+        if (i + (size_t)len > n) return line;
+        for (int k = 1; k < len; ++k) {
+            if ((s[i + k] & 0xC0) != 0x80) return line;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return line;
+        i += (size_t)len;
+    }
+    return 0;
+}
+
+}  // namespace rankk
+
+#endif
