@@ -1,41 +1,55 @@
-"""All speed benchmarks, side by side with the peers, in one run.
+"""All speed and memory benchmarks, side by side with the peers, in one run.
 
-Run: ``python benchmarks/run.py`` (``--quick`` for a smoke run on small sizes;
-``--repeats N``). Prints a Markdown table per workload: medians over repeats,
-the ratio to the floor F (one numpy read pass over ``y_score``,
-``max(axis=1)``, plus one over a dense ``y_true``) and the ratio to
-scikit-learn's ``ndcg_score`` with ties averaged, all measured in this run;
-then the peak extra memory of one all-metrics pass.
+Run: ``python benchmarks/run.py`` (``--quick`` for a smoke run on small
+sizes; ``--repeats N``). Prints Markdown tables: medians over repeats, each
+as a ratio to the floor F of its workload, measured in the same run, and
+next to the peers.
 
-Workloads (fixed seeds):
+The floor F is one numpy read of the inputs: ``y_score.max(axis=1)`` plus
+``np.count_nonzero(y_true, axis=1)`` (relevance as given: dense int64, or
+CSR).
 
-* W1 multilabel: 10,000 x 1,000 float64 scores, ~3% binary relevance, k=10.
-* W2 recsys: 2,000 x 50,000 float32 scores, CSR relevance, ~20 positives a
-  row, k=20.
-* W3 ties: W1 with scores rounded to one decimal, graded relevance 0..4.
-* W4 one CV fold: 200 x 100, k=5.
+In-memory workloads (fixed seeds):
 
-Peers, each fed from the same matrices with the conversion a user would have
-to write included: scikit-learn ``ndcg_score`` (both tie modes), ranx and
-pytrec_eval (dicts of dicts, every cell; skipped on W2, where that means
-10^8 dict entries), torchmetrics if installed. ranx is called once before
-timing so that its numba compilation is not counted.
+* W1: 10,000 x 1,000 float64 scores, ~3% relevant (dense int64 0/1), k=10.
+* W2: 2,000 x 50,000 float32 scores, CSR relevance (~20 a row), k=20.
+* W3: W1's scores rounded to one decimal (heavy ties), grades 0..4, k=10.
+* W5: 10,000 samples x 100 classes, 1-D class labels, k=5 (hit@k against
+  ``top_k_accuracy_score``).
+
+Rows: each metric alone and the full ``ranking_report`` (all nine metrics
+at k), one thread unless said otherwise; "ragged" is the same data given
+flat with ``qid`` (one segment per query, no padding). Peers: scikit-learn
+``ndcg_score`` (ties averaged, and ``ignore_ties=True``) and
+``top_k_accuracy_score``; pytrec_eval and ranx where installed (the
+conversion to their dicts of dicts included: that is what a user of the
+matrices has to do; ranx is called once before timing so that numba's
+compilation is not counted).
+
+Then: extra memory of ragged qid input (4,000 queries of 10 documents and one
+of 10,000), and TREC files: a 1,000,000-line run (10,000 queries) read and
+evaluated by ``from_trec`` + ``ranking_report``, by the command line, and by
+pytrec_eval (parse + evaluate); and the command line's peak memory on a run
+with one 60,000-document query.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
-from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.metrics import ndcg_score
+from sklearn.metrics import ndcg_score, top_k_accuracy_score
 
 import sklearn_rankk as rk
-from sklearn_rankk._core import engine
 from sklearn_rankk._core.registry import METRICS
 
 
@@ -44,33 +58,48 @@ def workloads(quick):
     rng = np.random.default_rng(1)
     n = 10_000 // scale
     scores = rng.random((n, 1_000))
-    binary = rng.random((n, 1_000)) < 0.03
-    yield "W1 multilabel", binary, scores, 10
+    binary = (rng.random((n, 1_000)) < 0.03).astype(np.int64)
+    yield "W1", "10,000 x 1,000 float64, 3% relevant", binary, scores, 10
     rng = np.random.default_rng(2)
     n2, m2 = 2_000 // scale, 50_000
     rows = np.repeat(np.arange(n2), 20)
     cols = np.concatenate([rng.choice(m2, 20, replace=False) for _ in range(n2)])
     y2 = sp.csr_matrix((np.ones(n2 * 20, dtype=np.int8), (rows, cols)), (n2, m2))
-    yield "W2 recsys", y2, rng.random((n2, m2), dtype=np.float32), 20
+    yield (
+        "W2",
+        "2,000 x 50,000 float32, CSR relevance",
+        y2,
+        rng.random((n2, m2), dtype=np.float32),
+        20,
+    )
     rng = np.random.default_rng(3)
     graded = rng.integers(0, 5, size=(n, 1_000)) * binary
-    yield "W3 ties", graded, np.round(scores, 1), 10
-    rng = np.random.default_rng(4)
-    yield "W4 CV fold", rng.random((200, 100)) < 0.05, rng.random((200, 100)), 5
-
-
-def all_metrics(y_true, y_score, k, ignore_ties):
-    """All nine metrics from one top-k pass."""
-    requests = [
-        engine.make_request(metric, k if metric.needs_k else None)
-        for metric in METRICS.values()
-    ]
-    return engine.row_values(requests, y_true, y_score, ignore_ties=ignore_ties)
+    yield "W3", "W1 rounded to 0.1 (ties), grades 0-4", graded, np.round(scores, 1), 10
 
 
 def floor(y_true, y_score):
-    dense = y_true.toarray() if sp.issparse(y_true) else y_true
-    return y_score.max(axis=1), dense.max(axis=1)
+    counts = y_true.getnnz(axis=1) if sp.issparse(y_true) else None
+    if counts is None:
+        counts = np.count_nonzero(y_true, axis=1)
+    return y_score.max(axis=1), counts
+
+
+def median_time(func, repeats, threads=1):
+    times = []
+    with rk.num_threads(threads):
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            func()
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def available(module):
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
 
 
 def to_dicts(y_true, y_score):
@@ -101,95 +130,115 @@ def pytrec_ndcg(y_true, y_score, k):
     return np.mean([v[f"ndcg_cut_{k}"] for v in evaluator.evaluate(run).values()])
 
 
-def torchmetrics_ndcg(y_true, y_score, k):
-    import torch
-    from torchmetrics.functional.retrieval import retrieval_normalized_dcg
-
+def flat(y_true, y_score):
+    """The same rows as flat arrays with query ids (one query per row)."""
+    n, m = y_score.shape
     dense = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
-    t, s = torch.as_tensor(dense.astype(np.float32)), torch.as_tensor(y_score)
-    return float(
-        torch.stack(
-            [retrieval_normalized_dcg(s[i], t[i], top_k=k) for i in range(len(s))]
-        ).mean()
-    )
+    return dense.ravel(), y_score.ravel(), np.repeat(np.arange(n), m)
 
 
-def median_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def report(y_true, y_score, k, **kwargs):
+    return rk.ranking_report(y_true, y_score, k=k, zero_division=0.0, **kwargs)
 
 
-def available(module):
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
-
-
-def cases_for(name, y_true, y_score, k):
-    cases = {"floor F": partial(floor, y_true, y_score)}
-    dense_ok = not sp.issparse(y_true)
-    if dense_ok:
-        cases["sklearn ndcg_score (ties averaged)"] = partial(
-            ndcg_score, y_true, y_score, k=k
-        )
-        cases["sklearn ndcg_score ignore_ties"] = partial(
-            ndcg_score, y_true, y_score, k=k, ignore_ties=True
-        )
-    for threads in (1, 2):
-        for ignore in (False, True):
-            mode = "ignore_ties" if ignore else "tie-aware"
-            cases[f"rankk all 9 metrics, one pass, {mode}, {threads} thr"] = (
-                threads,
-                partial(all_metrics, y_true, y_score, k, ignore),
-            )
+def in_memory(name, title, y_true, y_score, k, repeats):
+    """One workload's table."""
+    rows = {"floor F (numpy read of the inputs)": (1, lambda: floor(y_true, y_score))}
     for metric, info in METRICS.items():
+        function = getattr(rk, info.function_name)
         kw = {"k": k} if info.needs_k else {}
-        cases[f"rankk {metric} alone, tie-aware, 1 thr"] = (
+        rows[f"{metric} alone"] = (
             1,
-            partial(
-                getattr(rk, info.function_name),
-                y_true,
-                y_score,
-                zero_division=0.0,
-                **kw,
-            ),
+            lambda f=function, kw=kw: f(y_true, y_score, zero_division=0.0, **kw),
         )
-    for threads, ignore in ((2, False), (1, True), (2, True)):
-        mode = "ignore_ties" if ignore else "tie-aware"
-        cases[f"rankk ndcg alone, {mode}, {threads} thr"] = (
-            threads,
-            partial(
-                rk.ndcg_at_k_score,
-                y_true,
-                y_score,
-                k=k,
-                ignore_ties=ignore,
-                zero_division=0.0,
-            ),
+    rows["ranking_report, all nine"] = (1, lambda: report(y_true, y_score, k))
+    rows["ranking_report, all nine, ignore_ties"] = (
+        1,
+        lambda: report(y_true, y_score, k, ignore_ties=True),
+    )
+    rows["ranking_report, all nine, 2 threads"] = (
+        2,
+        lambda: report(y_true, y_score, k),
+    )
+    rows["ndcg alone, 2 threads"] = (
+        2,
+        lambda: rk.ndcg_at_k_score(y_true, y_score, k=k, zero_division=0.0),
+    )
+    if not sp.issparse(y_true):  # W2's flat form would be 100M documents
+        ft, fs, qid = flat(y_true, y_score)
+        rows["ragged (qid): ndcg alone"] = (
+            1,
+            lambda: rk.ndcg_at_k_score(ft, fs, k=k, qid=qid, zero_division=0.0),
         )
-    if dense_ok and available("ranx"):
-        ranx_ndcg(y_true[:2], y_score[:2], k)  # numba compilation, not timed
-        cases["ranx ndcg (dict conversion included)"] = partial(
-            ranx_ndcg, y_true, y_score, k
+        rows["ragged (qid): ranking_report, all nine"] = (
+            1,
+            lambda: report(ft, fs, k, qid=qid),
         )
-    if dense_ok and available("pytrec_eval"):
-        cases["pytrec_eval ndcg_cut (dict conversion included)"] = partial(
-            pytrec_ndcg, y_true, y_score, k
+        rows["sklearn ndcg_score (ties averaged)"] = (
+            1,
+            lambda: ndcg_score(y_true, y_score, k=k),
         )
-    if available("torchmetrics"):
-        cases["torchmetrics ndcg (per-query loop)"] = partial(
-            torchmetrics_ndcg, y_true, y_score, k
+        rows["sklearn ndcg_score, ignore_ties=True"] = (
+            1,
+            lambda: ndcg_score(y_true, y_score, k=k, ignore_ties=True),
         )
-    return cases
+        if available("pytrec_eval"):
+            rows["pytrec_eval ndcg_cut (dicts included)"] = (
+                1,
+                lambda: pytrec_ndcg(y_true, y_score, k),
+            )
+        if available("ranx"):
+            ranx_ndcg(y_true[:2], y_score[:2], k)  # numba compilation, not timed
+            rows["ranx ndcg (dicts included)"] = (
+                1,
+                lambda: ranx_ndcg(y_true, y_score, k),
+            )
+    times = {}
+    for label, (threads, func) in rows.items():
+        slow = label.startswith(("ranx", "pytrec", "sklearn"))
+        times[label] = median_time(func, min(repeats, 3) if slow else repeats, threads)
+    base = times["floor F (numpy read of the inputs)"]
+    ours = times["ndcg alone"]
+    print(f"\n### {name}: {title}, k={k}\n")
+    print("| what | median (ms) | / F | sklearn ndcg_score / this |")
+    print("|---|---:|---:|---:|")
+    sk = times.get("sklearn ndcg_score (ties averaged)")
+    for label, t in times.items():
+        speed = f"{sk / t:.1f}" if sk else "n/a"
+        print(f"| {label} | {t * 1e3:.1f} | {t / base:.2f} | {speed} |")
+    if sk:
+        print(
+            f"\nnDCG@{k}, ties averaged: {sk / ours:.0f}x faster than sklearn "
+            f"ndcg_score (one thread)."
+        )
 
 
-def peak_memory(func):
+def labels_workload(repeats, quick):
+    """W5: class labels, hit@k with ignore_ties against top_k_accuracy_score."""
+    rng = np.random.default_rng(5)
+    n = 10_000 // (10 if quick else 1)
+    y = rng.integers(0, 100, n)
+    scores = np.round(rng.random((n, 100)), 2)  # ties
+    labels = np.arange(100)
+    t_ours = median_time(
+        lambda: rk.hit_at_k_score(y, scores, k=5, labels=labels, ignore_ties=True),
+        repeats,
+    )
+    t_sk = median_time(
+        lambda: top_k_accuracy_score(y, scores, k=5, labels=labels), repeats
+    )
+    same = rk.hit_at_k_score(
+        y, scores, k=5, labels=labels, ignore_ties=True
+    ) == top_k_accuracy_score(y, scores, k=5, labels=labels)
+    print("\n### W5: 10,000 samples x 100 classes, tied scores, k=5\n")
+    print("| what | median (ms) | top_k_accuracy_score / this |")
+    print("|---|---:|---:|")
+    print(f"| hit@5, ignore_ties=True | {t_ours * 1e3:.1f} | {t_sk / t_ours:.1f} |")
+    print(f"| sklearn top_k_accuracy_score | {t_sk * 1e3:.1f} | 1.0 |")
+    print(f"\nSame value as top_k_accuracy_score: {same}.")
+
+
+def peak_extra(func):
     tracemalloc.start()
     try:
         func()
@@ -198,43 +247,148 @@ def peak_memory(func):
         tracemalloc.stop()
 
 
+def qid_memory(quick):
+    rng = np.random.default_rng(6)
+    sizes = [10] * (400 if quick else 4_000) + [10_000]
+    qid = np.repeat(np.arange(len(sizes)), sizes)
+    y_true = (rng.random(qid.shape[0]) < 0.1).astype(np.int8)
+    y_score = rng.random(qid.shape[0])
+    inputs = y_true.nbytes + y_score.nbytes + qid.nbytes
+    print(
+        f"\n### Ragged qid input: {len(sizes) - 1:,} queries of 10 documents and "
+        f"one of 10,000 (inputs {inputs / 2**20:.1f} MiB)\n"
+    )
+    print("| what | peak extra memory (MiB) |")
+    print("|---|---:|")
+    for label, func in (
+        (
+            "ndcg_at_k_score(k=10, qid=...)",
+            lambda: rk.ndcg_at_k_score(
+                y_true, y_score, k=10, qid=qid, zero_division=0.0
+            ),
+        ),
+        (
+            "ranking_report(k=10, qid=...)",
+            lambda: rk.ranking_report(
+                y_true, y_score, k=10, qid=qid, zero_division=0.0
+            ),
+        ),
+    ):
+        print(f"| {label} | {peak_extra(func) / 2**20:.1f} |")
+
+
+def write_trec(folder, n_queries, docs_per_query, judged_per_query, seed, big=0):
+    rng = np.random.default_rng(seed)
+    run_path = os.path.join(folder, f"run{seed}")
+    qrels_path = os.path.join(folder, f"qrels{seed}")
+    sizes = [docs_per_query] * n_queries
+    if big:
+        sizes[0] = big
+    with open(run_path, "w") as run, open(qrels_path, "w") as qrels:
+        for q, size in enumerate(sizes):
+            scores = np.round(rng.random(size) * 100, 3)
+            lines = [
+                f"q{q} Q0 doc{q}_{d} {r} {s} bench\n"
+                for r, (d, s) in enumerate(zip(range(size), scores), start=1)
+            ]
+            run.writelines(lines)
+            judged = rng.choice(size + 20, min(judged_per_query, size), replace=False)
+            grades = rng.integers(-1, 4, judged.shape[0])
+            qrels.writelines(f"q{q} 0 doc{q}_{d} {g}\n" for d, g in zip(judged, grades))
+    return qrels_path, run_path
+
+
+def child_peak_mib(command):
+    """Wall time and peak RSS of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(after, before) / 1024
+
+
+def trec(quick, repeats):
+    measures = ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10", "-m", "recip_rank"]
+    with tempfile.TemporaryDirectory() as folder:
+        n_queries = 1_000 if quick else 10_000
+        qrels_path, run_path = write_trec(folder, n_queries, 100, 50, 1)
+        size = os.path.getsize(run_path)
+        lines = n_queries * 100
+        t_ours = median_time(
+            lambda: rk.ranking_report(
+                *rk.from_trec(qrels_path, run_path)[:2], k=10, zero_division=0.0
+            ),
+            repeats,
+        )
+        tracemalloc.start()
+        rk.ranking_report(*rk.from_trec(qrels_path, run_path)[:2], k=10)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        cli = [sys.executable, "-m", "sklearn_rankk", *measures, qrels_path, run_path]
+        t_cli = statistics.median(child_peak_mib(cli)[0] for _ in range(repeats))
+        print(
+            f"\n### TREC run of {lines:,} lines ({size / 1e6:.0f} MB, {n_queries:,} "
+            f"queries)\n"
+        )
+        print("| what | median (s) | / pytrec_eval |")
+        print("|---|---:|---:|")
+        rows = [
+            (f"from_trec + ranking_report (peak {peak:.0f} MiB traced)", t_ours),
+            (
+                "command line (map, ndcg_cut_10, P_10, recip_rank; process start "
+                "included)",
+                t_cli,
+            ),
+        ]
+        if available("pytrec_eval"):
+            import pytrec_eval
+
+            def pytrec():
+                with open(qrels_path) as f:
+                    qrels = pytrec_eval.parse_qrel(f)
+                with open(run_path) as f:
+                    run = pytrec_eval.parse_run(f)
+                measures = {"map", "ndcg_cut.10", "P.10", "recip_rank"}
+                pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+
+            t_ref = median_time(pytrec, repeats)
+            rows.append(("pytrec_eval: parse + evaluate", t_ref))
+        else:
+            t_ref = None
+        for label, t in rows:
+            ratio = f"{t / t_ref:.2f}" if t_ref else "n/a"
+            print(f"| {label} | {t:.2f} | {ratio} |")
+        # One very long query among short ones: memory follows the file.
+        qrels_path, run_path = write_trec(
+            folder, 50, 100, 30, 2, big=6_000 if quick else 60_000
+        )
+        size = os.path.getsize(run_path)
+        cli = [sys.executable, "-m", "sklearn_rankk", *measures, qrels_path, run_path]
+        base_cmd = [sys.executable, "-c", "import sklearn_rankk"]
+        _, base = child_peak_mib(base_cmd)
+        elapsed, peak = child_peak_mib(cli)
+        print(
+            f"\nOne query of {60_000 if not quick else 6_000:,} documents among 49 of "
+            f"100 ({size / 1e6:.1f} MB run): command line {elapsed:.2f} s, peak "
+            f"RSS {peak:.0f} MiB (importing the package alone: {base:.0f} MiB)."
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/10 of the rows")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    memory = []
-    for name, y_true, y_score, k in workloads(args.quick):
-        shape = "x".join(map(str, y_score.shape))
-        print(f"\n### {name}: {shape} {y_score.dtype}, k={k}\n")
-        print("| what | median (ms) | / floor F | / sklearn ndcg |")
-        print("|---|---:|---:|---:|")
-        timings = {}
-        for label, case in cases_for(name, y_true, y_score, k).items():
-            threads, func = case if isinstance(case, tuple) else (None, case)
-            slow = label.startswith(("ranx", "pytrec", "torch", "sklearn"))
-            repeats = min(args.repeats, 3) if slow else args.repeats
-            if threads is None:
-                timings[label] = median_time(func, repeats)
-            else:
-                with rk.num_threads(threads):
-                    timings[label] = median_time(func, repeats)
-        base = timings["floor F"]
-        ref = timings.get("sklearn ndcg_score (ties averaged)")
-        for label, t in timings.items():
-            vs_ref = f"{t / ref:.3f}" if ref else "n/a"
-            print(f"| {label} | {t * 1e3:.1f} | {t / base:.1f} | {vs_ref} |")
-        if name.startswith(("W1", "W2")):
-            with rk.num_threads(1):
-                peak = peak_memory(partial(all_metrics, y_true, y_score, k, False))
-            memory.append((name, y_score.nbytes, peak))
-    print("\n### Peak extra memory, all nine metrics in one pass (tracemalloc)\n")
-    print("| workload | y_score (MB) | peak extra (MB) | share of y_score |")
-    print("|---|---:|---:|---:|")
-    for name, nbytes, peak in memory:
-        print(
-            f"| {name} | {nbytes / 1e6:.0f} | {peak / 1e6:.1f} | {peak / nbytes:.1%} |"
-        )
+    print(
+        f"sklearn_rankk {rk.__version__}, numpy {np.__version__}, "
+        f"{os.cpu_count()} CPUs; one thread unless said otherwise."
+    )
+    for name, title, y_true, y_score, k in workloads(args.quick):
+        in_memory(name, title, y_true, y_score, k, args.repeats)
+    labels_workload(args.repeats, args.quick)
+    qid_memory(args.quick)
+    trec(args.quick, max(1, args.repeats // 2))
 
 
 if __name__ == "__main__":

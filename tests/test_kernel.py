@@ -257,15 +257,15 @@ def test_kernel_checks_its_arguments():
     requests["k"] = 2
     args = (requests, 1, 0, 0.0)
     with pytest.raises(ValueError, match="same shape"):
-        _kernel.evaluate_aligned(scores, y[:, :3].copy(), None, 5, *args, False, 1)
+        _kernel.evaluate_aligned(scores, y[:, :3].copy(), None, 5, *args, 1)
     with pytest.raises(ValueError, match="number of columns"):
-        _kernel.evaluate_aligned(scores, y, None, 4, *args, False, 1)
+        _kernel.evaluate_aligned(scores, y, None, 4, *args, 1)
     with pytest.raises(ValueError, match="offsets"):
         bad = np.array([0, 3, 2], dtype=np.int64)
-        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, False, 1)
+        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, 1)
     with pytest.raises(ValueError, match="offsets"):
         bad = np.array([0, 11], dtype=np.int64)  # past the end
-        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, False, 1)
+        _kernel.evaluate_aligned(scores.ravel(), y.ravel(), bad, 0, *args, 1)
     with pytest.raises(ValueError, match="indptr"):
         _kernel.evaluate_csr(
             scores,
@@ -277,7 +277,7 @@ def test_kernel_checks_its_arguments():
             1,
         )
     with pytest.raises(TypeError, match="unsupported"):
-        _kernel.evaluate_aligned(scores.astype(np.float16), y, None, 5, *args, False, 1)
+        _kernel.evaluate_aligned(scores.astype(np.float16), y, None, 5, *args, 1)
     for K in (0, 6):
         with pytest.raises(ValueError, match="K must be"):
             _kernel.top_k(scores, K)

@@ -210,7 +210,7 @@ def test_sample_weight_is_per_document_constant_per_query():
         ({"qid": np.array([[1], [2], [1]], dtype=object)[:, 0]}, None, None),
         ({"labels": [0, 1]}, ValueError, "labels and qid cannot be combined"),
         ({"y_score": [0.1, np.nan, 0.3]}, ValueError, "y_score contains NaN"),
-        ({"y_true": [1, -1, 0]}, ValueError, "y_true"),
+        ({"y_true": [1.0, np.nan, 0.0]}, ValueError, "y_true contains NaN"),
         ({"y_score": ["a", "b", "c"]}, TypeError, "y_score must be a numeric"),
         ({"y_score": [], "y_true": [], "qid": []}, ValueError, "no documents"),
         ({"sample_weight": [1, 1]}, ValueError, "sample_weight has 2 entries"),

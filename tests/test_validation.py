@@ -68,6 +68,7 @@ METRICS = [
 ]
 
 BINARY_METRICS = [m for m in METRICS if not m.graded]
+GRADED_METRICS = [m for m in METRICS if m.graded]
 
 # --------------------------------------------------------------------------
 # Valid inputs. Every row has a relevant item, so no call warns.
@@ -269,28 +270,6 @@ CASES = [
         {"y_true": sp.csr_matrix(_with(Y_TRUE, (2, 3), np.inf))},
         ValueError,
         r"y_true.*(infinite|finite)",
-    ),
-    # ---- negative relevance: an error only for graded metrics -------------
-    Case(
-        "y_true_negative_graded",
-        {"y_true": _with(Y_TRUE, (1, 0), -1.0)},
-        ValueError,
-        r"y_true.*negative",
-        applies=_graded,
-    ),
-    Case(
-        "y_true_negative_graded_int",
-        {"y_true": np.where(Y_TRUE > 0, Y_TRUE, -1)},
-        ValueError,
-        r"y_true.*negative",
-        applies=_graded,
-    ),
-    Case(
-        "y_true_negative_graded_sparse",
-        {"y_true": sp.csr_matrix(_with(Y_TRUE, (1, 0), -0.5))},
-        ValueError,
-        r"y_true.*negative",
-        applies=_graded,
     ),
     # ---- dtypes -----------------------------------------------------------
     Case("y_true_complex", {"y_true": Y_TRUE + 0j}, TypeError, r"y_true.*complex"),
@@ -806,6 +785,26 @@ def test_arguments_after_y_score_are_keyword_only(metric):
     extra = 2 if metric.has_k else None
     with pytest.raises(TypeError, match="positional"):
         metric.func(Y_TRUE, Y_SCORE, extra)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("metric", GRADED_METRICS, ids=repr)
+def test_negative_grades_have_no_gain(metric, sparse):
+    # As in trec_eval (its qrels mark unjudged pool documents -1): a negative
+    # grade is the same as 0 for DCG and nDCG, so from_trec's output needs
+    # no clipping. Reference: the same grades clipped at 0.
+    negative = np.where(Y_TRUE > 0, Y_TRUE, -3).astype(float)
+    negative[0, 0] = -0.5
+    clipped = np.maximum(negative, 0)
+    if sparse:
+        negative = sp.csr_matrix(negative)
+    for options in ({}, {"gain": "exponential"}, {"relevance_threshold": -5}):
+        kwargs = {"k": 2, "average": None, **options}
+        np.testing.assert_allclose(
+            metric.func(negative, Y_SCORE, **kwargs),
+            metric.func(clipped, Y_SCORE, **kwargs),
+            err_msg=str(options),
+        )
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])

@@ -10,7 +10,7 @@ with relevance in CSR form. Both compute every requested metric of every row
 in one pass and return ``(values, empty, flags)``: the values (one column
 per request, ``k`` columns for a curve), whether each row is empty for each
 request (no relevant item, or an ideal DCG of 0), and per-row flags (NaN
-scores, NaN/infinite/negative grades, overflowing exponential gains).
+scores, NaN/infinite grades, overflowing exponential gains).
 
 The GIL is released; rows are spread over OpenMP threads when the extension
 is built with OpenMP.
@@ -41,7 +41,6 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double threshold
         int32_t want_ideal
         int32_t any_exponential
-        int32_t check_negative
         int32_t n_threads
         int64_t out_stride
 
@@ -112,7 +111,6 @@ TIES_LATER_FIRST = 1
 FLAG_NAN_SCORE = 1
 FLAG_NAN_REL = 2
 FLAG_INF_REL = 4
-FLAG_NEG_REL = 8
 FLAG_EXP_OVERFLOW = 16
 FLAG_NO_MEMORY = 128
 
@@ -152,8 +150,8 @@ cdef vector[Request] _requests(requests) except *:
     return out
 
 
-cdef Plan _plan(const vector[Request]& req, int ties, double threshold,
-                bint check_negative, int n_threads, int64_t out_stride):
+cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_threads,
+                int64_t out_stride):
     cdef Plan plan
     cdef size_t i
     plan.req = req.data()
@@ -167,7 +165,6 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold,
             plan.want_ideal = 1
         if req[i].exponential:
             plan.any_exponential = 1
-    plan.check_negative = check_negative
     plan.n_threads = n_threads
     plan.out_stride = out_stride
     return plan
@@ -188,7 +185,7 @@ cdef const void* _data(arr):
 
 
 def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, int ties,
-                     double threshold, bint check_negative, int n_threads):
+                     double threshold, int n_threads):
     """Every request on every row; relevance aligned with the scores.
 
     Parameters
@@ -229,11 +226,11 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
             raise TypeError("offsets must be a contiguous int64 array.")
         n_rows = offsets.shape[0] - 1
         if (n_rows < 0 or offsets[0] < 0 or np.any(np.diff(offsets) < 0)
-                or offsets[-1] > scores.size or scores.size != y.size):
+                or offsets[n_rows] > scores.size or scores.size != y.size):
             raise ValueError("offsets do not describe segments of scores and y.")
         off = <const int64_t*> _data(offsets)
     cdef vector[Request] req = _requests(requests)
-    cdef Plan plan = _plan(req, ties, threshold, check_negative, n_threads, n_cols)
+    cdef Plan plan = _plan(req, ties, threshold, n_threads, n_cols)
     out, empty, flags = _outputs(n_rows, n_cols, req.size())
     if n_rows == 0:
         return out, empty, flags
@@ -268,7 +265,7 @@ def evaluate_csr(scores, indptr, indices, data, int64_t row_offset, requests,
     if row_offset < 0 or indptr.shape[0] < row_offset + n_rows + 1:
         raise ValueError("indptr does not cover the rows of this block.")
     cdef vector[Request] req = _requests(requests)
-    cdef Plan plan = _plan(req, ties, threshold, False, n_threads, n_cols)
+    cdef Plan plan = _plan(req, ties, threshold, n_threads, n_cols)
     out, empty, flags = _outputs(n_rows, n_cols, req.size())
     if n_rows == 0:
         return out, empty, flags

@@ -32,7 +32,6 @@ from .validation import (
     INF_GRADES,
     NAN_GRADES,
     NAN_SCORES,
-    NEGATIVE_GRADES,
     RankingInput,
     check_bool,
     check_exponential_gain,
@@ -252,11 +251,8 @@ def row_values(
             raise RuntimeError("dask inputs need sklearn_rankk._parallel, not imported")
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     threshold = check_real(relevance_threshold, "relevance_threshold")
-    graded = any(r.metric.graded for r in requests)
     if offsets is None:
-        data = check_inputs(
-            y_true, y_score, sample_weight, graded=graded, labels=labels
-        )
+        data = check_inputs(y_true, y_score, sample_weight, labels=labels)
     else:
         data = RankingInput(
             y_true,
@@ -298,7 +294,6 @@ def _raise_for_flags(flags):
         (_kernel.FLAG_NAN_SCORE, NAN_SCORES),
         (_kernel.FLAG_NAN_REL, NAN_GRADES),
         (_kernel.FLAG_INF_REL, INF_GRADES),
-        (_kernel.FLAG_NEG_REL, NEGATIVE_GRADES),
     ):
         if found & flag:
             raise ValueError(message)

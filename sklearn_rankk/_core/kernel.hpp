@@ -75,7 +75,6 @@ enum RowFlag : uint8_t {
     FLAG_NAN_SCORE = 1,
     FLAG_NAN_REL = 2,
     FLAG_INF_REL = 4,
-    FLAG_NEG_REL = 8,
     FLAG_EXP_OVERFLOW = 16,  // a relevant grade >= 1024 with exponential gain
     FLAG_NO_MEMORY = 128,
 };
@@ -97,7 +96,6 @@ struct Plan {
     double threshold;
     int32_t want_ideal;
     int32_t any_exponential;
-    int32_t check_negative;  // graded metrics: negative grades are an error
     int32_t n_threads;
     int64_t out_stride;  // output columns per row
 };
@@ -145,16 +143,15 @@ struct Aligned {
     int64_t m;
     const Threshold<R> *th;
 
-    int64_t count(uint8_t &flags, bool check_negative) const {
+    int64_t count(uint8_t &flags) const {
         int64_t c = 0;
         const Threshold<R> &T = *th;
         if constexpr (std::is_floating_point<R>::value) {
-            int bad = 0, neg = 0;
+            int bad = 0;
             for (int64_t j = 0; j < m; ++j) {
                 R v = y[j];
                 c += (double)v > T.t;
                 bad |= (v - v) != (v - v);  // NaN or infinite
-                neg |= v < 0;
             }
             if (bad) {
                 for (int64_t j = 0; j < m; ++j) {
@@ -162,32 +159,16 @@ struct Aligned {
                     else if (std::isinf((double)y[j])) flags |= FLAG_INF_REL;
                 }
             }
-            if (neg && check_negative) flags |= FLAG_NEG_REL;
         } else {
             if (T.mode == CMP_INT) {
                 const R it = T.it;
-                if constexpr (std::is_signed<R>::value) {
-                    int neg = 0;
-                    for (int64_t j = 0; j < m; ++j) {
-                        c += y[j] > it;
-                        neg |= y[j] < 0;
-                    }
-                    if (neg && check_negative) flags |= FLAG_NEG_REL;
-                } else {
-                    for (int64_t j = 0; j < m; ++j) c += y[j] > it;
-                }
+                for (int64_t j = 0; j < m; ++j) c += y[j] > it;
             } else if (T.mode == CMP_ALL) {
                 c = m;
             } else if (T.mode == CMP_NONE) {
                 c = 0;
             } else {
                 for (int64_t j = 0; j < m; ++j) c += (double)y[j] > T.t;
-            }
-            if constexpr (std::is_signed<R>::value) {
-                if (check_negative && T.mode != CMP_INT) {
-                    for (int64_t j = 0; j < m; ++j)
-                        if (y[j] < 0) { flags |= FLAG_NEG_REL; break; }
-                }
             }
         }
         return c;
@@ -250,8 +231,10 @@ struct Aligned {
                            bool exponential) {
         if (T.relevant(y)) {
             r += 1.0;
-            g += (double)y;
-            if (exponential) ge += std::exp2((double)y) - 1.0;
+            if (y > 0) {  // a negative grade has no gain
+                g += (double)y;
+                if (exponential) ge += std::exp2((double)y) - 1.0;
+            }
         }
     }
 };
@@ -264,7 +247,7 @@ struct Sparse {
     int64_t a, b;
     double t;
 
-    int64_t count(uint8_t &, bool) const {
+    int64_t count(uint8_t &) const {
         int64_t c = 0;
         for (int64_t j = a; j < b; ++j) c += data[j] > t;
         return c;
@@ -290,8 +273,10 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j) {
             if ((double)s[indices[j]] == kth && data[j] > t) {
                 r += 1.0;
-                g += data[j];
-                if (exponential) ge += std::exp2(data[j]) - 1.0;
+                if (data[j] > 0.0) {  // a negative grade has no gain
+                    g += data[j];
+                    if (exponential) ge += std::exp2(data[j]) - 1.0;
+                }
             }
         }
     }
@@ -607,11 +592,15 @@ inline double discount(int64_t p, double log_base) {
     return std::log(log_base) / std::log((double)(p + 2));
 }
 
+// A relevant item (y > t) adds 1 to the relevant count and its gain, y or
+// 2**y - 1; a negative grade has no gain (as in trec_eval).
 inline void add_gain(double y, double t, bool exponential, double &r, double &g, double &ge) {
     if (y > t) {
         r += 1.0;
-        g += y;
-        if (exponential) ge += std::exp2(y) - 1.0;
+        if (y > 0.0) {
+            g += y;
+            if (exponential) ge += std::exp2(y) - 1.0;
+        }
     }
 }
 
@@ -680,7 +669,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     const int32_t n_req = plan.n_req;
     const bool exact = plan.ties == TIES_EXACT;
     const double t = plan.threshold;
-    const int64_t n_rel = rel.count(flags, plan.check_negative != 0);
+    const int64_t n_rel = rel.count(flags);
     // How deep this row is ranked, and how deep its ideal ranking is read.
     int64_t K = 1, K_ideal = 0;
     for (int32_t q = 0; q < n_req; ++q) {
@@ -756,7 +745,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         int64_t take = (int64_t)g.size();
         sc.ideal_lin.assign(K_ideal, 0.0);
         sc.ideal_exp.assign(K_ideal, 0.0);
-        for (int64_t p = 0; p < take; ++p) {
+        for (int64_t p = 0; p < take && g[p] > 0.0; ++p) {  // negative: no gain
             sc.ideal_lin[p] = g[p];
             if (any_exp) sc.ideal_exp[p] = std::exp2(g[p]) - 1.0;
         }

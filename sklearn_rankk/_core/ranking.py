@@ -146,14 +146,11 @@ class Compiled:
         Output columns of all the requests.
     columns : list of slice
         Each request's output columns (one, or ``k`` for a curve).
-    check_negative : bool
-        Whether a graded metric is requested (negative grades are an error).
     """
 
     array: np.ndarray
     n_cols: int
     columns: list
-    check_negative: bool
 
 
 def compile_requests(requests, n_items):
@@ -178,8 +175,7 @@ def compile_requests(requests, n_items):
         row["log_base"] = options.get("log_base", 2)
         columns.append(slice(col, col + width))
         col += width
-    graded = any(r.metric.graded for r in requests)
-    return Compiled(array, col, columns, graded)
+    return Compiled(array, col, columns)
 
 
 # --------------------------------------------------------------------------
@@ -240,7 +236,6 @@ def evaluate(compiled, data, *, ties, threshold):
             data.offsets,
             0,
             *args,
-            compiled.check_negative,
             _threads_for(scores.size),
         )
         return out[0], out[1].view(bool), out[2]
@@ -272,7 +267,7 @@ def evaluate(compiled, data, *, ties, threshold):
                 scores, indptr, indices, grades, rows.start, *args, threads
             )
         return _kernel.evaluate_aligned(
-            scores, relevance, None, n_items, *args, compiled.check_negative, threads
+            scores, relevance, None, n_items, *args, threads
         )
 
     if whole:  # in memory, in the kernel's dtypes: no copy, one call

@@ -104,8 +104,8 @@ class Metric:
     allow_k_none : bool
         Whether ``k=None`` (the whole ranking) is accepted.
     graded : bool
-        Whether the metric uses graded relevance as gain (negative grades
-        are then an error).
+        Whether the metric uses graded relevance as gain (a negative grade
+        has no gain, as in trec_eval).
     needs_ideal : bool
         Whether the formula reads the ideal ranking's grades.
     params : tuple of Param

@@ -168,7 +168,7 @@ def check_y_score(y_score):
     return y_score
 
 
-def check_y_true(y_true, y_score_shape, *, graded, labels=None):
+def check_y_true(y_true, y_score_shape, *, labels=None):
     """Validate ``y_true`` against the shape of ``y_score``.
 
     Returns a 2-D dense array or a CSR matrix. 1-D class labels become a
@@ -201,29 +201,24 @@ def check_y_true(y_true, y_score_shape, *, graded, labels=None):
             f"{y_true.shape} and y_score {tuple(y_score_shape)}."
         )
     if sp.issparse(y_true):  # dense grades are checked by the kernel as read
-        check_grades(values, graded=graded)
+        check_grades(values)
     return y_true
 
 
 NAN_SCORES = "y_score contains NaN. Use -inf for items that are not retrieved."
 NAN_GRADES = "y_true contains NaN; relevance must be finite."
 INF_GRADES = "y_true contains infinite values; relevance must be finite."
-NEGATIVE_GRADES = (
-    "y_true contains negative relevance; graded metrics (DCG, nDCG) need "
-    "non-negative grades (use 0 for non-relevant items)."
-)
 
 
-def check_grades(values, *, graded):
-    """Grades must be finite, and non-negative for graded metrics."""
+def check_grades(values):
+    """Grades must be finite (negative grades are allowed: not relevant at a
+    non-negative threshold, and of no gain in the graded metrics)."""
     if values.size and values.dtype.kind == "f":
         lo, hi = np.min(values), np.max(values)
         if np.isnan(lo) or np.isnan(hi):
             raise ValueError(NAN_GRADES)
         if np.isinf(lo) or np.isinf(hi):
             raise ValueError(INF_GRADES)
-    if graded and values.size and values.dtype.kind != "b" and np.min(values) < 0:
-        raise ValueError(NEGATIVE_GRADES)
 
 
 def check_no_nan(y_score):
@@ -392,9 +387,9 @@ def check_real(value, name, *, low=None, low_inclusive=True):
     return value
 
 
-def check_inputs(y_true, y_score, sample_weight, *, graded, labels):
+def check_inputs(y_true, y_score, sample_weight, *, labels):
     y_score = check_y_score(y_score)
-    y_true = check_y_true(y_true, y_score.shape, graded=graded, labels=labels)
+    y_true = check_y_true(y_true, y_score.shape, labels=labels)
     w = check_sample_weight(sample_weight, y_score.shape[0])
     return RankingInput(y_true=y_true, y_score=y_score, sample_weight=w)
 

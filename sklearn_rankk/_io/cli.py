@@ -13,8 +13,6 @@ import re
 import sys
 import textwrap
 
-import numpy as np
-
 from .._core import engine
 from .._core.registry import (
     TREC_EVAL_NAMES,
@@ -127,16 +125,13 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     ignore_ties = ties == "trec_eval"
     values = {}
     # Binary measures count grades >= level; graded ones take every positive
-    # grade as gain, negative grades as 0.
-    for graded, relevance, threshold in (
-        (False, rows.y_true, level - 1),
-        (True, np.maximum(rows.y_true, 0), 0),
-    ):
+    # grade as gain (negative grades have none), whatever the level.
+    for graded, threshold in ((False, level - 1), (True, 0)):
         requests = list({r: None for r in wanted.values() if r.metric.graded == graded})
         if requests:
             found = engine.row_values(
                 requests,
-                relevance,
+                rows.y_true,
                 rows.y_score,
                 offsets=rows.offsets,
                 ignore_ties=ignore_ties,

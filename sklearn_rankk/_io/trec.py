@@ -150,7 +150,7 @@ def read_trec_qrels(path):
     ----------
     path : str, path-like or file object
         A file of lines ``qid iter docno rel`` (``iter`` is ignored, ``rel``
-        an integer grade; negative grades are non-relevant, as in trec_eval).
+        an integer grade; negative grades are not relevant, as in trec_eval).
         Blank lines and lines starting with ``#`` are skipped.
 
     Returns
@@ -417,9 +417,9 @@ def from_trec(qrels, run, *, complete=False):
     -------
     y_true : ndarray of shape (n_queries, n_columns)
         The grades (0 for unjudged documents), in the smallest integer dtype
-        holding them. Negative grades (trec_eval's non-relevant judgments)
-        are kept: binary metrics treat them as non-relevant, graded metrics
-        reject them; for trec_eval's nDCG use ``np.maximum(y_true, 0)``.
+        holding them. Negative grades (trec_eval's pool documents left
+        unjudged) are kept: binary metrics treat them as non-relevant and
+        graded metrics give them no gain, as trec_eval does.
     y_score : ndarray of shape (n_queries, n_columns), float64
         The run's scores; ``-inf`` for judged relevant documents that the run
         did not retrieve and for padding.

@@ -185,7 +185,7 @@ def _global_labels(y_true, labels, n_items):
     classes = da.unique(y_true).compute()
     # The in-memory checks on the classes themselves: NaN, and one class
     # per column of y_score.
-    check_y_true(classes, (classes.shape[0], n_items), graded=False)
+    check_y_true(classes, (classes.shape[0], n_items))
     return classes
 
 
