@@ -138,7 +138,13 @@ html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
     "navigation_with_keys": False,
-    "secondary_sidebar_items": ["page-toc"],
+    # The gallery examples have no in-page contents column: their code and
+    # printed output get the width of ruff's 88-character lines. (Page names,
+    # not a second wildcard, which the theme would warn about.)
+    "secondary_sidebar_items": {
+        "**": ["page-toc"],
+        **{f"auto_examples/{p.stem}": [] for p in HERE.parent.glob("examples/*.py")},
+    },
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
