@@ -14,6 +14,10 @@ registries:
   scikit-learn and matplotlib to their documentation. It downloads their
   inventories, so it needs the network; without it those names are shown
   as code, unlinked, and the build gives no warning.
+
+``python docs/check_pages.py OUT`` checks a few built pages in headless
+Chromium (formulas typeset, nothing wider than the page) and saves
+screenshots in ``OUT``.
 """
 
 import os
