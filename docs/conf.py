@@ -4,18 +4,20 @@ Build (from the repository root), warnings as errors::
 
     python -m sphinx -W --keep-going -b html docs docs/_build/html
 
-Two switches, both off by default because the machines that build these
-docs (developers', CI's) reach no site but the package registries:
+The built pages need no network: the formulas are typeset by a copy of
+MathJax 3 that the ``sphinx-mathjax-offline`` extension (a ``docs`` extra)
+puts in ``_static/mathjax``. One switch, off by default because the machines
+that build these docs (developers', CI's) reach no site but the package
+registries:
 
 * ``SKLEARN_RANKK_DOCS_INTERSPHINX=1`` links names of numpy, scipy,
   scikit-learn and matplotlib to their documentation. It downloads their
   inventories, so it needs the network; without it those names are shown
   as code, unlinked, and the build gives no warning.
-* ``SKLEARN_RANKK_DOCS_MATHJAX=/path/to/MathJax.js`` renders formulas with a
-  local MathJax 2 (Debian's ``libjs-mathjax``:
-  ``/usr/share/javascript/mathjax/MathJax.js``), to read the built pages
-  offline. By default the pages load MathJax from its CDN, as a published
-  site does.
+
+``python docs/check_pages.py OUT`` checks a few built pages in headless
+Chromium (formulas typeset, nothing wider than the page) and saves
+screenshots in ``OUT``.
 """
 
 import os
@@ -36,6 +38,9 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax 3 served with the pages (mathjax_path set by the extension), so
+    # that formulas render offline; no CDN.
+    "sphinx-mathjax-offline",
     "sphinx.ext.intersphinx",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
@@ -98,19 +103,6 @@ if os.environ.get("SKLEARN_RANKK_DOCS_INTERSPHINX") == "1":
         "matplotlib": ("https://matplotlib.org/stable", None),
     }
 
-# -- Formulas -----------------------------------------------------------------
-_local_mathjax = os.environ.get("SKLEARN_RANKK_DOCS_MATHJAX")
-if _local_mathjax:
-    mathjax_path = Path(_local_mathjax).resolve().as_uri() + "?config=TeX-AMS_CHTML"
-    mathjax2_config = {
-        "tex2jax": {
-            "inlineMath": [["\\(", "\\)"]],
-            "displayMath": [["\\[", "\\]"]],
-            "processClass": "math|output_area",
-            "ignoreClass": "document",
-        }
-    }
-
 # -- Gallery --------------------------------------------------------------
 sphinx_gallery_conf = {
     "examples_dirs": str(HERE.parent / "examples"),
@@ -127,6 +119,9 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "show_memory": False,
     "min_reported_time": 5,
+    # No execution-times page: it loads jQuery and DataTables from CDNs, so
+    # it would be the one page that needs the network.
+    "write_computation_times": False,
     "abort_on_example_error": True,
 }
 
@@ -147,7 +142,13 @@ html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
     "navigation_with_keys": False,
-    "secondary_sidebar_items": ["page-toc"],
+    # The gallery examples have no in-page contents column: their code and
+    # printed output get the width of ruff's 88-character lines. (Page names,
+    # not a second wildcard, which the theme would warn about.)
+    "secondary_sidebar_items": {
+        "**": ["page-toc"],
+        **{f"auto_examples/{p.stem}": [] for p in HERE.parent.glob("examples/*.py")},
+    },
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }

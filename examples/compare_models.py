@@ -108,6 +108,4 @@ for name, y_score in scores.items():
     )
 ax.set_title("nDCG@k on held-out digits")
 fig.tight_layout()
-
-if __name__ == "__main__" and not plt.get_backend().lower().endswith("agg"):
-    plt.show()
+plt.show()

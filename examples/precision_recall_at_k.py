@@ -72,16 +72,22 @@ for name, curve in curves.items():
     by_k.plot(curve.k, curve.recall, style, color="C1")
     by_k.plot(curve.k, curve.f1, style, color="C2")
     pr.plot(curve.recall, curve.precision, style + "o", markersize=3, label=name)
-# One legend entry per metric (colour) and per ranking (line style).
-for color, label in (("C0", "P@k"), ("C1", "R@k"), ("C2", "F1@k")):
-    by_k.plot([], [], color=color, label=label)
-by_k.plot([], [], "k-", label="logistic regression")
-by_k.plot([], [], "k--", label="random ranking")
+# One legend entry per metric (colour) and per ranking (line style), in
+# the order that fills the legend's columns: metrics on its first row.
+for style, label in (
+    ("C0-", "P@k"),
+    ("k-", "logistic regression"),
+    ("C1-", "R@k"),
+    ("k--", "random ranking"),
+    ("C2-", "F1@k"),
+):
+    by_k.plot([], [], style, label=label)
 by_k.axvline(k[best], color="gray", linewidth=0.8)
 by_k.set_xlabel("k")
 by_k.set_xticks(k)
 by_k.set_ylim(0, 1.02)
-by_k.legend(fontsize=8, loc="center right")
+# Below the axes: the six curves leave no free corner inside.
+by_k.legend(fontsize=8, ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.17))
 by_k.set_title("Precision, recall and F1 at k")
 for i in (0, 2, 4):
     pr.annotate(

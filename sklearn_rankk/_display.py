@@ -10,6 +10,9 @@ them again on other axes; after plotting it has ``ax_``, ``figure_`` and
 * ``"precision_recall"``: mean P@k against mean R@k, one point per k;
 * a metric name (``"ndcg"``, ``"map"``, ...): that metric's mean against k.
 
+The legend lists every curve on the axes; for the two precision-recall kinds
+it sits below the axes, since their curves leave no free corner.
+
 The random-ranking baseline (grey) is each metric's exact expectation when the
 retrieved items of every row are ranked uniformly at random, from the same
 engine (tie-aware metrics of a constant score).
@@ -133,7 +136,8 @@ def _check_ax(ax):
     from matplotlib.axes import Axes
 
     if ax is None:
-        _, ax = plt.subplots()
+        # Constrained layout keeps labels and a legend below the axes in view.
+        _, ax = plt.subplots(layout="constrained")
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None; got {ax!r}.")
     return ax
@@ -351,7 +355,10 @@ default=None
         ax : matplotlib Axes, default=None
             Axes to plot on; None creates a new figure and axes. Curves of
             other displays already on the axes stay, and the legend lists
-            them all.
+            them all. The two precision-recall kinds put the legend below
+            the axes, where it hides no curve: on a figure of your own, make
+            room for it with ``layout="constrained"`` (as the figures the
+            display creates have) or ``tight_layout``.
         name : str or list of str, default=None
             Name for the legend; None uses the display's ``name``. The legend
             adds the value at the largest cut-off, e.g.
@@ -488,7 +495,7 @@ default=None
             self.random_baseline_ = baselines[0] if len(baselines) == 1 else baselines
 
         _decorate(ax, kind, despine)
-        _legend(ax)
+        _legend(ax, below=kind in _PR_KINDS)
         return self
 
     # -- constructors -------------------------------------------------------
@@ -1069,8 +1076,16 @@ def _short(quantity, kind):
     return METRICS[quantity].label
 
 
-def _legend(ax):
-    """The legend of every labelled line, random baselines last."""
+def _legend(ax, below=False):
+    """The legend of every labelled line, random baselines last.
+
+    ``below``: under the axes, clear of the x label, in two columns where
+    they fit. The precision and recall curves of a model and of the random
+    ranking can cross every part of the axes, leaving no corner where the
+    legend would hide nothing.
+    """
+    from matplotlib.font_manager import FontProperties
+
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
@@ -1079,8 +1094,50 @@ def _legend(ax):
     )
     labels = [labels[i] for i in order]
     # Long entries (several summaries, +/- std) in a smaller font fit the axes.
-    size = "small" if max(len(text) for text in labels) > 40 else None
-    ax.legend([handles[i] for i in order], labels, loc="best", fontsize=size)
+    size = "small" if below or max(len(text) for text in labels) > 40 else None
+    where = {"loc": "best"}
+    if below:
+        # Points from the bottom of the axes to below the x label: ticks,
+        # tick labels, label pad and label, each line 1.2 font sizes high.
+        tick = ax.xaxis.get_major_ticks()[0]
+        drop = (
+            max(tick.tick1line.get_markersize(), 0)
+            + tick.get_pad()
+            + 1.2 * tick.label1.get_size()
+            + ax.xaxis.labelpad
+            + 1.2 * ax.xaxis.label.get_size()
+        )
+        font = FontProperties(size=size)
+        where = {
+            "loc": "upper center",
+            "bbox_to_anchor": (0.5, 0),
+            "borderaxespad": drop / font.get_size_in_points() + 0.5,
+            "ncols": _legend_columns(ax, labels, font),
+        }
+    ax.legend([handles[i] for i in order], labels, fontsize=size, **where)
+
+
+def _legend_columns(ax, labels, font):
+    """2 when a two-column legend (filled column by column) is no wider than
+    the axes, else 1."""
+    from matplotlib import rcParams
+    from matplotlib.textpath import TextToPath
+
+    rows = -(-len(labels) // 2)
+    width = [
+        TextToPath().get_text_width_height_descent(text, font, ismath=False)[0]
+        for text in labels
+    ]
+    em = font.get_size_in_points()
+    entry = (rcParams["legend.handlelength"] + rcParams["legend.handletextpad"]) * em
+    points = (
+        max(width[:rows])
+        + max(width[rows:], default=0)
+        + 2 * entry
+        + (rcParams["legend.columnspacing"] + 2 * rcParams["legend.borderpad"]) * em
+    )
+    width = ax.get_position().width * ax.figure.bbox.width / ax.figure.dpi * 72
+    return 2 if points <= width else 1
 
 
 def _annotate_k(ax, k, x, y, line):

@@ -588,6 +588,30 @@ def test_renders_two_models_with_legend_inside_the_figure(kind, digits, models):
     assert figure.y0 <= legend.y0 and legend.y1 <= figure.y1
 
 
+@pytest.mark.parametrize("n_models", [1, 2])
+def test_precision_recall_at_k_legend_covers_no_line(n_models, digits, models):
+    # P@k, R@k and their random baselines cross the whole axes: the legend
+    # goes below them, under the x label, and stays inside the figure.
+    _, X_test, _, y_test = digits
+    display = RankingCurveDisplay.from_estimator(models[0], X_test, y_test)
+    if n_models == 2:
+        RankingCurveDisplay.from_estimator(models[1], X_test, y_test, ax=display.ax_)
+    figure = display.figure_
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legend = display.ax_.get_legend().get_window_extent(renderer)
+    axes = display.ax_.get_window_extent(renderer)
+    xlabel = display.ax_.xaxis.get_tightbbox(renderer)  # ticks, tick labels, label
+    assert len(legend_texts(display.ax_)) == 2 * n_models + 2
+    assert legend.y1 < xlabel.y0 < axes.y0
+    for line in display.ax_.get_lines():
+        extent = line.get_window_extent(renderer)
+        assert not legend.overlaps(extent), line.get_label()
+    inside = figure.bbox
+    assert inside.x0 <= legend.x0 and legend.x1 <= inside.x1
+    assert inside.y0 <= legend.y0
+
+
 def test_many_cut_offs_drop_markers():
     y_true, y_score = tie_free_case(0, n_items=40)
     display = RankingCurveDisplay.from_predictions(y_true, y_score, kind="recall",
