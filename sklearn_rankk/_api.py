@@ -25,7 +25,8 @@ array-like of shape (n_samples,)
     y_score : array-like of shape (n_samples, n_items)
         Scores; higher ranks first. ``-inf`` means "not retrieved": the
         item sits at no rank but still counts among the relevant items.
-        NaN is an error."""
+        ``+inf`` ranks first, tied with any other ``+inf`` of the row. NaN is
+        an error."""
 
 _K = """\
     k : int{none}, default=10

@@ -509,9 +509,19 @@ def scores_for(estimator, X, y_true, response_method):
 def _multiclass(estimator, method, y, y_score):
     classes = getattr(estimator, "classes_", None)
     if classes is None or np.ndim(classes) != 1:
+        name = type(estimator).__name__
+        if np.ndim(y_score) == 1:  # one score per row: a ranker or regressor
+            raise ValueError(
+                f"{name}.{method} gives one score per row of X, as a ranker "
+                f"does, and y is 1-D: score it per query by passing the query "
+                f"ids, scorer(estimator, X, y, qid=qid), or with metadata "
+                f"routing on (sklearn.set_config(enable_metadata_routing=True)) "
+                f"pass qid= to the search's or cross_validate's fit params; the "
+                f"scorers request qid by default."
+            )
         raise ValueError(
-            f"y is 1-D class labels but {type(estimator).__name__} has no 1-D "
-            f"classes_ to map the columns of {method} to labels."
+            f"y is 1-D class labels but {name} has no 1-D classes_ to map the "
+            f"columns of {method} to labels."
         )
     classes = np.asarray(classes)
     if y_score.ndim == 1 and classes.shape[0] == 2:

@@ -445,3 +445,38 @@ def test_every_metric_in_one_pass_matches_the_oracle(seed, ignore_ties):
             atol=ATOL,
             err_msg=name,
         )
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_plus_infinity_ranks_first_tied_with_each_other(name):
+    # +inf is a score like any other: above every finite score, and two +inf
+    # items are tied (the oracle enumerates their orderings).
+    y_true = np.array([[1, 0, 2, 0, 1], [0, 0, 0, 3, 1]])
+    y_score = np.array(
+        [[np.inf, np.inf, 0.3, -np.inf, 0.5], [1.0, np.inf, 2.0, 0.0, -1]]
+    )
+    for ignore_ties in (False, True):
+        for k, params in configurations(name):
+            expected = fill_undefined(
+                oracle(
+                    name,
+                    y_true,
+                    y_score,
+                    ignore_ties=ignore_ties,
+                    threshold=0,
+                    k=k,
+                    params=params,
+                ),
+                np.nan,
+            )
+            got = call_with(
+                name,
+                y_true,
+                y_score,
+                k,
+                params,
+                average=None,
+                ignore_ties=ignore_ties,
+                zero_division=np.nan,
+            )
+            np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)

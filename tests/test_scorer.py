@@ -673,6 +673,8 @@ def test_multiclass_cross_val_score_with_class_missing_from_training():
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+# hit@2 of two classes is trivially 1: warned about, as top_k_accuracy_score.
+@pytest.mark.filterwarnings("ignore:'k' \\(2\\) greater than or equal")
 @pytest.mark.parametrize("string_labels", [False, True])
 def test_binary_labels_with_1d_decision_function(string_labels):
     X, y = _digits()
@@ -1112,3 +1114,29 @@ def test_make_ranking_scorer_rejects_k_for_r_precision():
     assert repr(make_ranking_scorer(map_at_k_score)) == (
         "make_ranking_scorer(map_at_k_score, k=10)"
     )
+
+
+def test_errors_point_at_the_fix():
+    """Scoring mistakes a scikit-learn user makes get a message that says
+    what to do."""
+    from sklearn.metrics import make_scorer
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], y[:300]
+    # A regressor or ranker (one score per row) scored without qid.
+    ranker = Ridge().fit(X, y)
+    with pytest.raises(ValueError, match=r"qid=qid.*enable_metadata_routing"):
+        get_scorer("ndcg@5")(ranker, X, y)
+    # sklearn's make_scorer calls predict: predicted labels, not scores.
+    model = GaussianNB().fit(X, y)
+    scorer = make_scorer(FUNCS["hit"], k=3)
+    with pytest.raises(ValueError, match="response_method='predict_proba'"):
+        scorer(model, X, y)
+    # A model that never saw a class: its scores have a column too few.
+    seen = y != 9
+    model = GaussianNB().fit(X[seen], y[seen])
+    scorer = make_scorer(FUNCS["hit"], k=3, response_method="predict_proba")
+    with pytest.raises(ValueError, match=r"labels=.*get_scorer.*counts such a"):
+        scorer(model, X, y)
+    # ... which get_scorer handles: the unseen class is a miss.
+    assert 0 < get_scorer("hit@3")(model, X, y) < 1

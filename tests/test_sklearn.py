@@ -84,3 +84,82 @@ def test_hit_on_string_labels_with_labels_argument():
     assert hit_at_k_score(y_true, y_score, k=2, labels=labels) == pytest.approx(
         expected
     )
+
+
+# --------------------------------------------------------------------------
+# ignore_ties=True breaks ties as scikit-learn does: the later column first
+# --------------------------------------------------------------------------
+
+
+def _sklearn_dcg_stable(y_true, y_score, k):
+    """scikit-learn's _dcg_sample_scores with ignore_ties=True, written with a
+    *stable* reversed argsort: the order top_k_accuracy_score uses (sklearn's
+    ndcg_score/dcg_score call numpy's default argsort, whose order among ties
+    is not specified)."""
+    ranking = np.argsort(y_score, kind="stable")[:, ::-1][:, :k]
+    discount = 1 / np.log2(np.arange(ranking.shape[1]) + 2)
+    return (np.take_along_axis(y_true, ranking, axis=1) * discount).sum(axis=1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_hit_matches_top_k_accuracy_on_ties(seed, k):
+    # Scores in a few levels: many ties, and ignore_ties=True must rank them
+    # as top_k_accuracy_score's reversed stable argsort does.
+    rng = np.random.default_rng(seed)
+    y_score = rng.integers(0, 3, size=(300, 6)).astype(float)
+    y_true = rng.integers(0, 6, size=300)
+    w = rng.random(300)
+    expected = top_k_accuracy_score(y_true, y_score, k=k, sample_weight=w)
+    got = hit_at_k_score(y_true, y_score, k=k, sample_weight=w, ignore_ties=True)
+    assert got == pytest.approx(expected, rel=1e-12)
+    # Per row too (normalize=False counts the rows with a hit).
+    rows = hit_at_k_score(y_true, y_score, k=k, average=None, ignore_ties=True)
+    assert rows.sum() == top_k_accuracy_score(y_true, y_score, k=k, normalize=False)
+
+
+def test_ignore_ties_example_of_the_issue():
+    # Four items tied at 0.5: scikit-learn ranks the last column first.
+    y_true = np.array([[1, 1, 1, 0, 0, 0, 1, 0]])
+    y_score = np.array([[0.9, 0.5, 0.5, 0.5, 0.5, 0.2, 0.1, 0.05]])
+    expected = ndcg_score(y_true, y_score, k=3, ignore_ties=True)
+    assert expected == pytest.approx(0.469278726, rel=1e-8)
+    got = ndcg_at_k_score(y_true, y_score, k=3, ignore_ties=True)
+    assert got == pytest.approx(expected, rel=1e-12)
+    got = dcg_at_k_score(y_true, y_score, k=3, ignore_ties=True)
+    assert got == pytest.approx(dcg_score(y_true, y_score, k=3, ignore_ties=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k", [1, 3, 7, None])
+def test_ndcg_dcg_ignore_ties_is_sklearn_formula_in_stable_order(seed, k):
+    y_true, y_score = _graded(seed)
+    kk = y_true.shape[1] if k is None else k
+    dcg = _sklearn_dcg_stable(y_true, y_score, kk)
+    got = dcg_at_k_score(y_true, y_score, k=k, ignore_ties=True, average=None)
+    np.testing.assert_allclose(got, dcg, rtol=1e-12)
+    ideal = _sklearn_dcg_stable(y_true, y_true.astype(float), kk)
+    expected = np.divide(dcg, ideal, out=np.zeros_like(dcg), where=ideal > 0)
+    got = ndcg_at_k_score(
+        y_true, y_score, k=k, ignore_ties=True, average=None, zero_division=0.0
+    )
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_hit_warns_as_top_k_accuracy_when_k_covers_every_class():
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    y_true, y_score = [0, 1, 2], np.random.default_rng(0).random((3, 3))
+    for k in (3, 4):
+        with pytest.warns(UndefinedMetricWarning) as ours:
+            hit_at_k_score(y_true, y_score, k=k)
+        with pytest.warns(UndefinedMetricWarning) as theirs:
+            top_k_accuracy_score(y_true, y_score, k=k)
+        assert str(ours[0].message) == str(theirs[0].message)
+        assert ours[0].filename == __file__  # points at the caller's line
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hit_at_k_score(y_true, y_score, k=2)  # below the class count: silent
+        hit_at_k_score(np.eye(3), y_score, k=3)  # a relevance matrix: silent

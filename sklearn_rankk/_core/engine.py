@@ -253,6 +253,8 @@ def row_values(
     threshold = check_real(relevance_threshold, "relevance_threshold")
     if offsets is None:
         data = check_inputs(y_true, y_score, sample_weight, labels=labels)
+        if data.from_labels:
+            _warn_trivial(requests, data.shape[1])
     else:
         data = RankingInput(
             y_true,
@@ -281,6 +283,20 @@ def row_values(
         else:
             undefined.append(np.zeros(values.shape[0], dtype=bool))
     return Rows(rows_values, undefined, data.sample_weight, n_items)
+
+
+def _warn_trivial(requests, n_classes):
+    """As scikit-learn's top_k_accuracy_score: k covering every class."""
+    for request in requests:
+        k = request.k
+        trivial = request.metric.trivial_at_full_depth and not request.curve
+        if trivial and k is not None and k >= n_classes:
+            warnings.warn(
+                f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) "
+                f"will result in a perfect score and is therefore meaningless.",
+                UndefinedMetricWarning,
+                stacklevel=caller_stacklevel(),
+            )
 
 
 def _raise_for_flags(flags):

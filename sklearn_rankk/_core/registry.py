@@ -114,6 +114,10 @@ class Metric:
         Range of the value; ``None`` for an unbounded side.
     perfect_is_one : bool
         Whether a perfect ranking scores 1 by definition, whatever k and |R|.
+    trivial_at_full_depth : bool
+        Whether, on class labels, a cut-off covering every class makes the
+        value 1 whatever the scores (hit@k, scikit-learn's
+        ``top_k_accuracy_score``, which warns then; so does the package).
     empty_rows : {"zero_division", "zero"}
         What a row with nothing to measure (no relevant item) is worth:
         ``"zero_division"`` follows the ``zero_division`` parameter (the
@@ -142,6 +146,7 @@ class Metric:
     params: tuple = ()
     bounds: tuple = (0.0, 1.0)
     perfect_is_one: bool = False
+    trivial_at_full_depth: bool = False
     empty_rows: str = "zero_division"
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
@@ -243,6 +248,7 @@ _ENTRIES = (
         label="Hit rate",
         formula=_kernel.HIT,
         perfect_is_one=True,
+        trivial_at_full_depth=True,
         empty_rows="zero",
         trec_eval_cutoff="success",
         trec_eval_cutoffs=(1, 5, 10),

@@ -36,6 +36,7 @@ class RankingInput:
     y_score: object
     sample_weight: np.ndarray | None
     offsets: np.ndarray | None = None
+    from_labels: bool = False  # y_true was 1-D class labels
 
     @property
     def shape(self):
@@ -253,7 +254,12 @@ def _labels_to_csr(y_true, shape, labels):
                 raise ValueError(
                     f"Number of classes in y_true ({classes.shape[0]}) not equal to "
                     f"the number of columns in y_score ({n_classes}). Pass labels= "
-                    f"with all the classes, in column order of y_score."
+                    f"with all the classes, in column order of y_score (a "
+                    f"classifier's columns are its classes_). If the model never "
+                    f"saw some class of y_true in training, its scores have no "
+                    f"column for it: sklearn_rankk.get_scorer (or "
+                    f"make_ranking_scorer) maps the columns through classes_ and "
+                    f"counts such a class as a miss."
                 )
         else:
             classes = _check_labels(labels, n_classes)
@@ -388,10 +394,35 @@ def check_real(value, name, *, low=None, low_inclusive=True):
 
 
 def check_inputs(y_true, y_score, sample_weight, *, labels):
+    _check_not_predicted_labels(y_true, y_score)
     y_score = check_y_score(y_score)
+    y_true = as_array(y_true, "y_true")
+    from_labels = not sp.issparse(y_true) and y_true.ndim == 1
     y_true = check_y_true(y_true, y_score.shape, labels=labels)
     w = check_sample_weight(sample_weight, y_score.shape[0])
-    return RankingInput(y_true=y_true, y_score=y_score, sample_weight=w)
+    return RankingInput(y_true, y_score, w, from_labels=from_labels)
+
+
+def _check_not_predicted_labels(y_true, y_score):
+    """One value per sample in both: predicted labels, not a score matrix."""
+    if is_row_sliceable(y_score) or sp.issparse(y_score) or sp.issparse(y_true):
+        return
+    try:
+        one_d = np.ndim(y_true) == 1 and np.ndim(y_score) == 1
+        same = one_d and len(y_true) == len(y_score) and len(y_true) > 1
+    except (TypeError, ValueError):  # ragged lists and the like: checked later
+        return
+    if same:
+        raise ValueError(
+            "y_score is 1-D with one value per sample, like y_true: these look "
+            "like predicted labels (scikit-learn's make_scorer calls predict "
+            "unless told otherwise), not scores. A ranking metric needs a row "
+            "of scores per sample, one per class or item: use make_scorer(..., "
+            "response_method='predict_proba') (or 'decision_function'), or "
+            "sklearn_rankk.get_scorer('hit@3'), which finds the scores and maps "
+            "them through the fitted classes_. For flat learning-to-rank data "
+            "(one score per document), pass qid=."
+        )
 
 
 def as_float64_exact(block):
