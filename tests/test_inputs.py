@@ -120,7 +120,11 @@ def test_gain_overflow_is_an_error_not_a_dropped_row():
     y_true = [[1023, 1023, 1023], [1, 0, 0]]
     y_score = [[3.0, 2.0, 1.0], [0.0, 0.0, 1.0]]
     with pytest.raises(ValueError, match="overflow"):
-        ndcg_at_k_score(y_true, y_score, k=3, gain="exponential")
+        dcg_at_k_score(y_true, y_score, k=3, gain="exponential")
+    # nDCG is a ratio: its value is right even where its DCGs are not finite
+    # (the first row is ranked perfectly, the second finds its item last).
+    got = ndcg_at_k_score(y_true, y_score, k=3, gain="exponential", average=None)
+    np.testing.assert_allclose(got, [1.0, 0.5])
     # Grades at or below the threshold carry no gain, so they cannot overflow.
     value = dcg_at_k_score(
         [[2000, 3]], [[0.1, 0.2]], k=2, gain="exponential", relevance_threshold=2500

@@ -26,7 +26,7 @@ from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid
 from .ranking import compile_requests, evaluate
-from .registry import PARAMS, parse_scorer_name
+from .registry import METRICS, PARAMS, parse_scorer_name
 from .validation import (
     AVERAGE_OPTIONS,
     INF_GRADES,
@@ -130,6 +130,7 @@ def make_request(metric, k=None, params=None, *, curve=False, caller=None):
             allow_none=metric.allow_k_none or curve,
             metric=caller or metric.function_name,
             name="k_max" if curve else "k",
+            none_ok_for=[m.name for m in METRICS.values() if m.allow_k_none],
         )
     elif k is not None:
         raise TypeError(
@@ -150,7 +151,10 @@ def requests_for_names(names, metric_params):
     for name in names:
         metric, k = parse_scorer_name(name)
         own = {p: v for p, v in metric_params.items() if p in metric.param_names}
-        requests.append(make_request(metric, k, own))
+        try:
+            requests.append(make_request(metric, k, own))
+        except ValueError as exc:  # the cut-off of the name
+            raise ValueError(f"Scorer name {name!r}: {exc}") from None
     unused = set(metric_params) - {p for r in requests for p in r.metric.param_names}
     if unused:
         raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
@@ -267,7 +271,18 @@ def row_values(
     n_items = data.shape[1]
     compiled = compile_requests(requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
-    values, empty, flags = evaluate(compiled, data, ties=ties, threshold=threshold)
+    try:
+        values, empty, flags = evaluate(compiled, data, ties=ties, threshold=threshold)
+    except MemoryError:
+        curves = [r for r in requests if r.curve]
+        if not curves:
+            raise
+        raise ValueError(
+            f"k_max={curves[0].k or n_items} asks for {data.shape[0]} rows x "
+            f"{compiled.n_cols} cut-offs of values, "
+            f"{data.shape[0] * compiled.n_cols * 8 / 2**30:.1f} GiB: more memory "
+            f"than is free. Choose a smaller k_max."
+        ) from None
     _raise_for_flags(flags)
     rows_values, undefined = [], []
     for i, (request, columns) in enumerate(zip(requests, compiled.columns)):
@@ -404,8 +419,23 @@ def mean_of_rows(values, weights):
     if kept.shape[0] == 0 or (w is not None and not np.any(w > 0)):
         mean = np.full(values.shape[1:], np.nan)
     else:
-        mean = np.average(kept, axis=0, weights=w)
+        # Values and weights scaled by powers of two: the same mean, exactly,
+        # without overflow (DCGs or weights near 1e308) or loss (denormals).
+        top = np.max(np.abs(kept)) if kept.size else 0.0
+        shift = int(np.frexp(top)[1]) if top > 0 else 0
+        weights = None if w is None else unit_scale(w)
+        mean = np.ldexp(
+            np.average(np.ldexp(kept, -shift), axis=0, weights=weights), shift
+        )
     return float(mean) if mean.ndim == 0 else mean
+
+
+def unit_scale(weights):
+    """``weights`` times the power of two that brings the largest into
+    [0.5, 1): the same weighted mean, exactly (a power of two scales without
+    rounding), but sums that neither overflow (weights near 1e308) nor lose
+    every digit (denormal weights)."""
+    return np.ldexp(weights, -np.frexp(np.max(weights))[1])
 
 
 def aggregate(rows, requests, *, average, zero_division, keys=None):

@@ -136,6 +136,26 @@ struct Threshold {
     }
 };
 
+// The gains of grade y (> 0): y and 2**y - 1, times 2**-E (E = 0 but for
+// rows whose DCG overflows float64, computed again at a smaller scale).
+inline double gain_lin(double y, int E) { return E ? std::ldexp(y, -E) : y; }
+inline double gain_exp(double y, int E) {
+    return E ? std::exp2(y - E) - std::ldexp(1.0, -E) : std::exp2(y) - 1.0;
+}
+
+// A relevant item (y > t) adds 1 to the relevant count and its gain; a
+// negative grade has no gain (as in trec_eval).
+inline void add_gain(double y, double t, bool exponential, double &r, double &g, double &ge,
+                     int E = 0) {
+    if (y > t) {
+        r += 1.0;
+        if (y > 0.0) {
+            g += gain_lin(y, E);
+            if (exponential) ge += gain_exp(y, E);
+        }
+    }
+}
+
 // Relevance aligned with the scores (dense rows, or segments of flat arrays).
 template <class R>
 struct Aligned {
@@ -208,9 +228,8 @@ struct Aligned {
 
     // Relevant items, and their gains, over the whole row's items of score kth.
     template <class S>
-    void tied_sums(const S *s, double kth, double &r, double &g, double &ge,
-                   bool exponential) const {
-        const Threshold<R> &T = *th;
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
+                   int E = 0) const {
         r = g = ge = 0.0;
         int64_t j = 0;
         for (; j + 32 <= m; j += 32) {
@@ -218,25 +237,15 @@ struct Aligned {
             while (mask) {
                 int64_t i = j + rankk_ctz64(mask);
                 mask &= mask - 1;
-                add(T, y[i], r, g, ge, exponential);
+                add_gain(grade(i), th->t, exponential, r, g, ge, E);
             }
         }
         for (; j < m; ++j)
-            if ((double)s[j] == kth) add(T, y[j], r, g, ge, exponential);
+            if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
     }
 
     static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
     static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
-    static inline void add(const Threshold<R> &T, R y, double &r, double &g, double &ge,
-                           bool exponential) {
-        if (T.relevant(y)) {
-            r += 1.0;
-            if (y > 0) {  // a negative grade has no gain
-                g += (double)y;
-                if (exponential) ge += std::exp2((double)y) - 1.0;
-            }
-        }
-    }
 };
 
 // Relevance of a dense score row in CSR form (sorted indices, threshold >= 0:
@@ -267,18 +276,11 @@ struct Sparse {
         return (lo != indices + b && *lo == col) ? data[lo - indices] : 0.0;
     }
     template <class S>
-    void tied_sums(const S *s, double kth, double &r, double &g, double &ge,
-                   bool exponential) const {
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
+                   int E = 0) const {
         r = g = ge = 0.0;
-        for (int64_t j = a; j < b; ++j) {
-            if ((double)s[indices[j]] == kth && data[j] > t) {
-                r += 1.0;
-                if (data[j] > 0.0) {  // a negative grade has no gain
-                    g += data[j];
-                    if (exponential) ge += std::exp2(data[j]) - 1.0;
-                }
-            }
-        }
+        for (int64_t j = a; j < b; ++j)
+            if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
     }
 };
 
@@ -296,8 +298,8 @@ struct Scratch {
     std::vector<int64_t> gstart;
     // the ideal ranking
     std::vector<double> work_g, ideal_lin, ideal_exp;
-    // discounts of DCG
-    std::vector<double> disc;
+    // discounts of DCG; gains scaled down for rows whose DCG overflows
+    std::vector<double> disc, scaled;
     double disc_base = 0.0;
 };
 
@@ -592,18 +594,6 @@ inline double discount(int64_t p, double log_base) {
     return std::log(log_base) / std::log((double)(p + 2));
 }
 
-// A relevant item (y > t) adds 1 to the relevant count and its gain, y or
-// 2**y - 1; a negative grade has no gain (as in trec_eval).
-inline void add_gain(double y, double t, bool exponential, double &r, double &g, double &ge) {
-    if (y > t) {
-        r += 1.0;
-        if (y > 0.0) {
-            g += y;
-            if (exponential) ge += std::exp2(y) - 1.0;
-        }
-    }
-}
-
 // 1 / log_base(rank + 1) for ranks 1..n, computed once per thread and base.
 inline const double *discounts(Scratch &sc, double log_base, int64_t n) {
     if (sc.disc_base != log_base || (int64_t)sc.disc.size() < n) {
@@ -707,22 +697,30 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     double *pair = sc.pair.data(), *ng = sc.ng.data(), *rg = sc.rg.data();
     int64_t *gstart = sc.gstart.data();
     for (int64_t p = 0; p < K_eff; ++p) sc.grade[p] = rel.grade(tj[p]);
+    // Relevant items and gains of the tie group at ranks [a, b), its members
+    // beyond the cut included when it straddles it (listed by the selection,
+    // or found by a pass over the row).
+    auto group_sums = [&](int64_t a, int64_t b, bool straddles, bool exponential, int E,
+                          double &r_g, double &g_lin, double &g_exp) {
+        r_g = g_lin = g_exp = 0.0;
+        if (straddles && !listed) {
+            rel.tied_sums(s, tv[a], r_g, g_lin, g_exp, exponential, E);
+            return;
+        }
+        for (int64_t p = a; p < b; ++p) add_gain(sc.grade[p], t, exponential, r_g, g_lin, g_exp, E);
+        if (straddles)
+            for (int64_t col : sc.tied_out)
+                add_gain(rel.grade(col), t, exponential, r_g, g_lin, g_exp, E);
+    };
     int64_t a = 0;
     while (a < K_eff) {
         int64_t b = a + 1;
         if (exact)
             while (b < K_eff && tv[b] == tv[a]) ++b;
-        double n_g, r_g = 0.0, g_lin = 0.0, g_exp = 0.0;
+        double r_g, g_lin, g_exp;
         const bool straddles = exact && b == K && outside > 0;
-        n_g = (double)(b - a + (straddles ? outside : 0));
-        if (straddles && !listed) {  // the group's members beyond the cut: a pass
-            rel.tied_sums(s, tv[a], r_g, g_lin, g_exp, any_exp);
-        } else {
-            for (int64_t p = a; p < b; ++p) add_gain(sc.grade[p], t, any_exp, r_g, g_lin, g_exp);
-            if (straddles)  // ... and those the selection listed
-                for (int64_t col : sc.tied_out)
-                    add_gain(rel.grade(col), t, any_exp, r_g, g_lin, g_exp);
-        }
+        const double n_g = (double)(b - a + (straddles ? outside : 0));
+        group_sums(a, b, straddles, any_exp, 0, r_g, g_lin, g_exp);
         double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
         double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
         for (int64_t p = a; p < b; ++p) {
@@ -747,11 +745,43 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         sc.ideal_exp.assign(K_ideal, 0.0);
         for (int64_t p = 0; p < take && g[p] > 0.0; ++p) {  // negative: no gain
             sc.ideal_lin[p] = g[p];
-            if (any_exp) sc.ideal_exp[p] = std::exp2(g[p]) - 1.0;
+            if (any_exp) sc.ideal_exp[p] = gain_exp(g[p], 0);
         }
         if (any_exp && take > 0 && g[0] >= 1024.0) flags |= FLAG_EXP_OVERFLOW;
     }
     const RowView view{K, K_eff, m, n_rel, e, eg, ex, h, pair, ng, rg, gstart};
+
+    /* nDCG of a row whose DCG or ideal DCG overflows float64 (huge grades):
+     * the same ratio with every gain scaled by 2**-E, E taken from the largest
+     * relevant grade. Writes the values, returns the scaled ideal DCG. */
+    auto scaled_ndcg = [&](const Request &r, bool curve, int64_t c_end, double *o) {
+        const bool exponential = r.exponential != 0;
+        const double top = sc.work_g.empty() ? 0.0 : sc.work_g[0];
+        const int E = exponential ? (int)std::ceil(top) - 1 : std::ilogb(top) + 1;
+        std::vector<double> &gains = sc.scaled;
+        gains.assign(K_eff, 0.0);
+        for (int64_t a = 0; a < K_eff;) {
+            int64_t b = a + 1;
+            if (exact)
+                while (b < K_eff && tv[b] == tv[a]) ++b;
+            const bool straddles = exact && b == K && outside > 0;
+            double r_g, g_lin, g_exp;
+            group_sums(a, b, straddles, exponential, E, r_g, g_lin, g_exp);
+            for (int64_t p = a; p < b; ++p) gains[p] = (exponential ? g_exp : g_lin) / ng[p];
+            a = b;
+        }
+        const double *disc = discounts(sc, r.log_base, c_end);
+        double dcg = 0.0, idcg = 0.0;
+        for (int64_t c = 0; c < c_end; ++c) {
+            if (c < K_eff) dcg += gains[c] * disc[c];
+            if (c < K_ideal && c < (int64_t)sc.work_g.size() && sc.work_g[c] > 0.0)
+                idcg += (exponential ? gain_exp(sc.work_g[c], E) : gain_lin(sc.work_g[c], E)) *
+                        disc[c];
+            if (curve) o[c] = idcg > 0.0 ? dcg / idcg : 0.0;
+        }
+        if (!curve) o[0] = idcg > 0.0 ? dcg / idcg : 0.0;
+        return idcg;
+    };
 
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
@@ -812,6 +842,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                 if (curve) o[c] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
             }
             if (!curve) o[0] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
+            if (r.formula == NDCG && !(std::isfinite(dcg) && std::isfinite(idcg)))
+                idcg = scaled_ndcg(r, curve, c_end, o);  // huge grades
             // Undefined when the ideal DCG is 0 (no relevant item of positive gain).
             if (r.formula == NDCG) is_empty = !(idcg > 0.0);
             break;

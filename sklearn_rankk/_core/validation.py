@@ -125,14 +125,53 @@ def _check_sparse_2d(x, name):
         raise ValueError(f"{name} must be 2-D; got a {x.ndim}-D sparse array.")
 
 
-def _canonical_csr(x):
-    """CSR with summed duplicates, never modifying the caller's matrix."""
-    x = x.tocsr()
-    if x.nnz and (x.indices.min() < 0 or x.indices.max() >= x.shape[1]):
-        raise ValueError(
-            "The sparse matrix is malformed: a column index lies outside its "
-            f"{x.shape[1]} columns."
+def _check_sparse_format(x, name):
+    """The arrays of a sparse matrix agree with each other and its shape."""
+    fmt = x.format
+    if fmt in ("csr", "csc"):
+        major = x.shape[0] if fmt == "csr" else x.shape[1]
+        minor = x.shape[1] if fmt == "csr" else x.shape[0]
+        indptr, indices = np.asarray(x.indptr), np.asarray(x.indices)
+        problem = None
+        if indptr.ndim != 1 or indptr.shape[0] != major + 1:
+            problem = f"indptr has {indptr.shape[0]} entries, not {major + 1}"
+        elif indptr[0] != 0 or np.any(np.diff(indptr) < 0):
+            problem = "indptr must start at 0 and never decrease"
+        elif indptr[-1] != indices.shape[0] or indices.shape[0] != x.data.shape[0]:
+            problem = (
+                f"indptr ends at {indptr[-1]} but there are {indices.shape[0]} "
+                f"indices and {x.data.shape[0]} values"
+            )
+        elif indices.size and (indices.min() < 0 or indices.max() >= minor):
+            what = "columns" if fmt == "csr" else "rows"
+            problem = f"an index lies outside its {minor} {what}"
+    elif fmt == "coo":
+        coords = (
+            [np.asarray(c) for c in x.coords]
+            if hasattr(x, "coords")
+            else [np.asarray(x.row), np.asarray(x.col)]
         )
+        problem = None
+        if any(c.shape[0] != x.data.shape[0] for c in coords):
+            problem = "its row, column and value arrays differ in length"
+        elif any(
+            c.size and (c.min() < 0 or c.max() >= n) for c, n in zip(coords, x.shape)
+        ):
+            problem = "a row or column index lies outside its shape"
+    else:
+        problem = None
+    if problem is not None:
+        raise ValueError(f"{name} is a malformed sparse matrix: {problem}.")
+
+
+def _canonical_csr(x, name):
+    """CSR with summed duplicates, never modifying the caller's matrix."""
+    _check_sparse_format(x, name)
+    try:
+        x = x.tocsr()
+    except (ValueError, IndexError, TypeError) as exc:
+        raise ValueError(f"{name} is a malformed sparse matrix: {exc}") from exc
+    _check_sparse_format(x, name)
     if not x.has_canonical_format:
         x = x.copy()
         x.sum_duplicates()
@@ -152,7 +191,7 @@ def check_y_score(y_score):
         y_score = as_array(y_score, "y_score")
     if sp.issparse(y_score):
         _check_sparse_2d(y_score, "y_score")
-        y_score = _canonical_csr(y_score)
+        y_score = _canonical_csr(y_score, "y_score")
     check_numeric_dtype(y_score, "y_score")
     if y_score.ndim != 2:
         raise ValueError(
@@ -186,7 +225,7 @@ def check_y_true(y_true, y_score_shape, *, labels=None):
         )
     if sp.issparse(y_true):
         _check_sparse_2d(y_true, "y_true")
-        y_true = _canonical_csr(y_true)
+        y_true = _canonical_csr(y_true, "y_true")
         values = y_true.data
     else:
         values = y_true
@@ -338,18 +377,35 @@ def check_sample_weight(sample_weight, n_samples):
     return w
 
 
-def check_k(k, *, allow_none, metric, name="k"):
+#: The largest cut-off: beyond, k would not be exact in float64 (P@k divides
+#: by it), and every row is shorter anyway.
+MAX_K = 2**53
+
+
+def check_k(k, *, allow_none, metric, name="k", none_ok_for=()):
+    """A cut-off: an integer in [1, MAX_K], or None where ``allow_none``.
+
+    ``none_ok_for`` names the metrics that accept None, for the message.
+    """
     if k is None:
         if allow_none:
             return None
+        also = (
+            f"; it is only accepted by {', '.join(none_ok_for)}" if none_ok_for else ""
+        )
         raise ValueError(
-            f"k=None (the whole ranking) is not accepted by {metric}; it is only "
-            f"accepted by dcg, ndcg, map and mrr. Pass an integer k >= 1."
+            f"k=None (the whole ranking) is not accepted by {metric}{also}. Pass "
+            f"an integer k >= 1."
         )
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= 1; got {_describe(k)}.")
     if k < 1:
         raise ValueError(f"{name} must be an integer >= 1; got {k}.")
+    if k > MAX_K:
+        raise ValueError(
+            f"{name} must be an integer between 1 and 2**53 "
+            f"({MAX_K}); got {k}, more than any row could hold."
+        )
     return int(k)
 
 

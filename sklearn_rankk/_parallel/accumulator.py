@@ -93,6 +93,10 @@ class RankingAccumulator:
         names = [metrics] if isinstance(metrics, str) else metrics
         self._scorer = get_scorer(names, **options)
         self.n_samples_ = 0
+        # Sums are kept in units of 2**_exponent, the binary exponent of the
+        # largest weight seen: sums of weights near 1e308 do not overflow and
+        # denormal weights keep their digits.
+        self._exponent = None
         self._state = {
             key: {**{s: [] for s in _SUMS}, "n_undefined": 0}
             for key, *_ in self._scorer.metrics
@@ -164,6 +168,9 @@ array-like of shape (n_rows,)
             weights = np.ones(n_rows)
         else:
             weights = _batch_weights(sample_weight, n_rows)
+        if np.any(weights > 0):
+            self._rescale(int(np.frexp(np.max(weights))[1]))
+            weights = np.ldexp(weights, -self._exponent)
         for (key, *_), v, u in zip(scorer.metrics, values, undefined):
             state = self._state[key]
             defined = ~u
@@ -196,14 +203,28 @@ array-like of shape (n_rows,)
                 f"Cannot merge accumulators of different metrics or options: "
                 f"{self!r} and {other!r}."
             )
+        if other._exponent is not None:
+            self._rescale(other._exponent)
+        shift = 0 if other._exponent is None else other._exponent - self._exponent
         for key, state in self._state.items():
             theirs = other._state[key]
             for name in _SUMS:
                 for partial in list(theirs[name]):
-                    _grow(state[name], partial)
+                    _grow(state[name], math.ldexp(partial, shift))
             state["n_undefined"] += theirs["n_undefined"]
         self.n_samples_ += other.n_samples_
         return self
+
+    def _rescale(self, exponent):
+        """Hold the sums in units of 2**max(exponent, the current one)."""
+        if self._exponent is None:
+            self._exponent = exponent
+        elif exponent > self._exponent:
+            shift = self._exponent - exponent
+            for state in self._state.values():
+                for name in _SUMS:
+                    state[name][:] = [math.ldexp(x, shift) for x in state[name]]
+            self._exponent = exponent
 
     def result(self):
         """Every metric over all the rows seen.
