@@ -82,6 +82,16 @@ def _qid_codes(qid):
         if absent:
             raise ValueError(missing.format(repr(absent[0])))
         return np.asarray(codes, dtype=np.intp), len(first)
+    # Queries that are runs of equal ids, each id one run (the usual layout of
+    # learning-to-rank data): numbered in one pass, without sorting.
+    change = np.flatnonzero(qid[1:] != qid[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    heads = qid[starts]
+    if np.unique(heads).shape[0] == heads.shape[0]:
+        codes = np.zeros(qid.shape[0], dtype=np.intp)
+        codes[change] = 1
+        np.cumsum(codes, out=codes)
+        return codes, starts.shape[0]
     _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
     order = np.empty_like(first)
     order[np.argsort(first, kind="stable")] = np.arange(first.shape[0])

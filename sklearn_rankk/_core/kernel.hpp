@@ -156,6 +156,32 @@ inline void add_gain(double y, double t, bool exponential, double &r, double &g,
     }
 }
 
+/* Items of y[0..m) above the integer threshold it. 64-bit integers have no
+ * vectorised comparison in SSE2: y > it is read off the sign bit of it - y
+ * (64-bit subtraction and shift vectorise), exact while both lie in
+ * [-2**62, 2**62); a row with a grade outside is counted again directly. */
+template <class R>
+inline int64_t count_above(const R *y, int64_t m, R it) {
+    int64_t c = 0;
+    if constexpr (sizeof(R) == 8) {
+        // In range: [-2**62, 2**62) for signed grades, [0, 2**62) for unsigned.
+        const uint64_t bias = std::is_signed<R>::value ? (uint64_t)1 << 62 : 0;
+        const uint64_t t = (uint64_t)it;
+        uint64_t n = 0, out_of_range = (t + bias) >> 62 >> (std::is_signed<R>::value ? 1 : 0);
+        for (int64_t j = 0; j < m; ++j) {
+            const uint64_t v = (uint64_t)y[j];
+            n += (t - v) >> 63;
+            out_of_range |= (v + bias) >> 62 >> (std::is_signed<R>::value ? 1 : 0);
+        }
+        if (!out_of_range) return (int64_t)n;
+        for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+        return c;
+    } else {
+        for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+        return c;
+    }
+}
+
 // Relevance aligned with the scores (dense rows, or segments of flat arrays).
 template <class R>
 struct Aligned {
@@ -181,8 +207,7 @@ struct Aligned {
             }
         } else {
             if (T.mode == CMP_INT) {
-                const R it = T.it;
-                for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+                c = count_above(y, m, T.it);
             } else if (T.mode == CMP_ALL) {
                 c = m;
             } else if (T.mode == CMP_NONE) {
