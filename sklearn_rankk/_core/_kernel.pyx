@@ -23,10 +23,11 @@ from libc.stdlib cimport free, malloc
 from libcpp.algorithm cimport nth_element, sort as cpp_sort
 from libcpp.pair cimport pair
 
-cimport openmp
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) noexcept nogil
+cdef extern from "_portable.h":
+    int rankk_ctz64(unsigned long long) noexcept nogil
+    int rankk_max_threads() noexcept nogil
+    int rankk_openmp_enabled() noexcept nogil
+    const char* rankk_compiler() noexcept nogil
 
 cdef extern from "_simd.h":
     unsigned long long rankk_mask32_f64(const double* s, double worst) noexcept nogil
@@ -68,7 +69,17 @@ DEF SMALL_K = 64
 
 def max_threads():
     """OpenMP's thread limit (honours OMP_NUM_THREADS and threadpoolctl)."""
-    return openmp.omp_get_max_threads()
+    return rankk_max_threads()
+
+
+def openmp_enabled():
+    """Whether the kernel was compiled with OpenMP (else rows run on one thread)."""
+    return bool(rankk_openmp_enabled())
+
+
+def compiler():
+    """The compiler that built the kernel, as its predefined macros name it."""
+    return rankk_compiler().decode("ascii", "replace").strip()
 
 
 # -- the best K of a row ------------------------------------------------------
@@ -201,7 +212,7 @@ cdef Py_ssize_t _select_row(const floating[::1] s, Py_ssize_t K, double* hv,
                 for i in range(j, m):
                     mask |= (<unsigned long long>(s[i] >= worst)) << (i - j)
             while mask:
-                i = j + __builtin_ctzll(mask)
+                i = j + rankk_ctz64(mask)
                 mask &= mask - 1
                 v = s[i]
                 if v > worst:

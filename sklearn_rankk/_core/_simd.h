@@ -3,13 +3,21 @@
  * Bit i is set when s[i] >= worst (false for NaN, as in C). gcc does not
  * vectorise this comparison-reduction without -ffast-math, so SSE2 (part of
  * every x86-64 CPU) is used directly; other CPUs take the scalar loop.
+ * gcc and clang define __SSE2__ on x86-64; MSVC never does, so x64 (not
+ * ARM64EC, which also defines _M_X64) and 32-bit x86 built with /arch:SSE2 or
+ * above are named here.
  */
 #ifndef SKLEARN_RANKK_SIMD_H
 #define SKLEARN_RANKK_SIMD_H
 
 #include <stdint.h>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define RANKK_SSE2 1
+#endif
+
+#if defined(RANKK_SSE2)
 #include <emmintrin.h>
 
 static inline uint64_t rankk_mask32_f64(const double *s, double worst) {

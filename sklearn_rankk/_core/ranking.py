@@ -50,8 +50,11 @@ def n_threads():
 
     The value set by :func:`set_num_threads`, else OpenMP's limit, which
     honours ``OMP_NUM_THREADS`` and ``threadpoolctl.threadpool_limits`` (and so
-    joblib's workers, e.g. under ``GridSearchCV(n_jobs=2)``).
+    joblib's workers, e.g. under ``GridSearchCV(n_jobs=2)``). Always 1 when
+    the kernel was built without OpenMP.
     """
+    if not _kernel.openmp_enabled():
+        return 1
     if _threads["n"] is not None:
         return max(1, min(_threads["n"], _usable_cpus()))
     return max(1, _kernel.max_threads())
