@@ -1,4 +1,4 @@
-"""Build the compiled top-k kernel; all metadata is in setup.cfg.
+"""Build the compiled top-k kernel; the package metadata is in pyproject.toml.
 
 The kernel spreads rows over OpenMP threads when the compiler that builds it
 can compile and link an OpenMP program, and runs them on one thread when it
