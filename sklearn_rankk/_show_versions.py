@@ -54,9 +54,7 @@ def _get_deps_info():
     The required dependencies are always listed (None when missing); the
     optional ones only when installed.
     """
-    from . import __version__
-
-    info = {"sklearn_rankk": __version__}
+    info = {"sklearn_rankk": _version(("sklearn-rankk",))}
     for name, distributions in _REQUIRED:
         info[name] = _version(distributions)
     for name, distributions in _OPTIONAL:
