@@ -17,6 +17,7 @@ cannot. The environment variable ``SKLEARN_RANKK_OPENMP`` decides:
 
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
 
@@ -91,7 +92,8 @@ def probe_openmp(compiler):
     CPPFLAGS, LDFLAGS, ARCHFLAGS), so what it finds is what the kernel gets.
     Returns ``(flags, log)``: flags are None when no candidate works.
     """
-    with tempfile.TemporaryDirectory() as tmp:
+    tmp = tempfile.mkdtemp(prefix="sklearn_rankk_openmp_")
+    try:
         log_path = os.path.join(tmp, "probe.log")
         source = os.path.join(tmp, "probe.cpp")
         with open(source, "w") as f:
@@ -117,6 +119,10 @@ def probe_openmp(compiler):
             return (cflags, ldflags), ""
         with open(log_path, errors="replace") as log:
             return None, log.read()
+    finally:
+        # (not TemporaryDirectory: a file Windows still holds must not fail
+        # the build, and ignore_cleanup_errors needs Python 3.10)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 class BuildExt(build_ext):
