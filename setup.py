@@ -1,11 +1,186 @@
-"""Build the compiled top-k kernel; all metadata is in setup.cfg."""
+"""Build the compiled top-k kernel; the package metadata is in pyproject.toml.
 
+The kernel spreads rows over OpenMP threads when the compiler that builds it
+can compile and link an OpenMP program, and runs them on one thread when it
+cannot. The environment variable ``SKLEARN_RANKK_OPENMP`` decides:
+
+* unset or ``auto``: probe the compiler (``-fopenmp`` for gcc and clang,
+  ``/openmp`` for MSVC, ``-Xpreprocessor -fopenmp -lomp`` for Apple clang with
+  libomp, whose include and library folders come from ``CPPFLAGS`` and
+  ``LDFLAGS``);
+* ``0``: build the serial kernel without probing;
+* ``1``: require OpenMP; the build fails when the probe does.
+
+``sklearn_rankk._core._kernel.openmp_enabled()`` (and
+``sklearn_rankk.show_versions()``) tell which kernel was built.
+"""
+
+import contextlib
+import os
+import shutil
 import sys
+import tempfile
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-openmp = ["-fopenmp"] if sys.platform.startswith("linux") else []
+ENV = "SKLEARN_RANKK_OPENMP"
+
+PROBE = """\
+#include <omp.h>
+
+int rankk_openmp_probe(void) {
+    int n = 0;
+#pragma omp parallel for reduction(+ : n)
+    for (int i = 0; i < 8; i++) n += i;
+    return n + omp_get_max_threads();
+}
+"""
+
+
+def openmp_request():
+    """True, False or None (probe), from the environment variable."""
+    value = os.environ.get(ENV, "auto").strip().lower()
+    if value in ("", "auto"):
+        return None
+    if value in ("0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    sys.exit(f"{ENV} must be 0, 1 or auto; got {value!r}.")
+
+
+def openmp_candidates(compiler):
+    """(compile flags, link flags) to try, in order, for this compiler."""
+    if compiler.compiler_type == "msvc":
+        # vcomp is linked by the /openmp objects themselves.
+        return [(["/openmp"], [])]
+    candidates = [(["-fopenmp"], ["-fopenmp"])]
+    if sys.platform == "darwin":
+        # Apple clang has no -fopenmp driver flag: the preprocessor takes it,
+        # and libomp (e.g. Homebrew's) is linked explicitly.
+        candidates.append((["-Xpreprocessor", "-fopenmp"], ["-lomp"]))
+    return candidates
+
+
+@contextlib.contextmanager
+def quiet(log_path):
+    """Send this process's stdout and stderr (the compiler's too) to a file."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log_path, "ab") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def probe_openmp(compiler):
+    """The first (compile, link) flags that build and link an OpenMP object.
+
+    The probe is compiled as C++ and linked as a shared object by the very
+    compiler and linker commands that build the extension (with CFLAGS,
+    CPPFLAGS, LDFLAGS, ARCHFLAGS), so what it finds is what the kernel gets.
+    Returns ``(flags, log)``: flags are None when no candidate works.
+    """
+    tmp = tempfile.mkdtemp(prefix="sklearn_rankk_openmp_")
+    try:
+        log_path = os.path.join(tmp, "probe.log")
+        source = os.path.join(tmp, "probe.cpp")
+        with open(source, "w") as f:
+            f.write(PROBE)
+        for n, (cflags, ldflags) in enumerate(openmp_candidates(compiler)):
+            out = os.path.join(tmp, str(n))
+            try:
+                with quiet(log_path):
+                    objects = compiler.compile(
+                        [source], output_dir=out, extra_postargs=cflags
+                    )
+                    compiler.link_shared_object(
+                        objects,
+                        "probe" + (compiler.shared_lib_extension or ".so"),
+                        output_dir=out,
+                        extra_postargs=ldflags,
+                        target_lang="c++",
+                    )
+            except Exception as exc:  # CompileError, LinkError and kin
+                with open(log_path, "a") as log:
+                    log.write(f"{' '.join(cflags)} / {' '.join(ldflags)}: {exc}\n")
+                continue
+            return (cflags, ldflags), ""
+        with open(log_path, errors="replace") as log:
+            return None, log.read()
+    finally:
+        # (not TemporaryDirectory: a file Windows still holds must not fail
+        # the build, and ignore_cleanup_errors needs Python 3.10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class BuildExt(build_ext):
+    """build_ext with per-compiler flags and the OpenMP probe."""
+
+    def build_extensions(self):
+        msvc = self.compiler.compiler_type == "msvc"
+        optimize = ["/O2"] if msvc else ["-O3"]
+        request = openmp_request()
+        openmp = None
+        if request is not False:
+            openmp, log = probe_openmp(self.compiler)
+            if openmp is None:
+                tried = "; ".join(
+                    " ".join(dict.fromkeys(cf + lf))
+                    for cf, lf in openmp_candidates(self.compiler)
+                )
+                message = f"the compiler cannot build OpenMP code (tried: {tried})"
+                if request:
+                    sys.exit(f"{ENV}=1, but {message}:\n{log[-3000:]}")
+                print(f"sklearn_rankk: {message}; building the serial kernel.")
+        else:
+            print(f"sklearn_rankk: {ENV}=0; building the serial kernel.")
+        if openmp is None:
+            cflags, ldflags = [], []
+        else:
+            cflags, ldflags = openmp
+            flags = " ".join(dict.fromkeys(cflags + ldflags))
+            print(f"sklearn_rankk: building the kernel with OpenMP ({flags}).")
+        for ext in self.extensions:
+            ext.extra_compile_args = [*optimize, *cflags]
+            ext.extra_link_args = list(ldflags)
+        # setuptools skips an extension whose output is newer than its
+        # sources: rebuild when the compiler or the flags differ from the
+        # previous build's (e.g. SKLEARN_RANKK_OPENMP changed).
+        stamp = os.path.join(self.build_temp, "sklearn_rankk_flags.txt")
+        config = repr(
+            (
+                self.compiler.compiler_type,
+                getattr(self.compiler, "compiler_so", None),
+                getattr(self.compiler, "compiler_cxx", None),
+                optimize,
+                cflags,
+                ldflags,
+            )
+        )
+        try:
+            with open(stamp) as f:
+                previous = f.read()
+        except OSError:
+            previous = None
+        if previous != config:
+            self.force = True
+        super().build_extensions()
+        os.makedirs(self.build_temp, exist_ok=True)
+        with open(stamp, "w") as f:
+            f.write(config)
+
 
 extensions = [
     Extension(
@@ -14,13 +189,15 @@ extensions = [
         include_dirs=["sklearn_rankk/_core"],
         depends=[
             "sklearn_rankk/_core/kernel.hpp",
+            "sklearn_rankk/_core/trec.hpp",
             "sklearn_rankk/_core/_simd.h",
             "sklearn_rankk/_core/_portable.h",
         ],
         language="c++",
-        extra_compile_args=["-O3", *openmp],
-        extra_link_args=openmp,
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))
+setup(
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
+    cmdclass={"build_ext": BuildExt},
+)

@@ -19,6 +19,7 @@ from ._report import (
     ranking_report,
 )
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
+from ._show_versions import show_versions
 from ._stats import (
     MetricInterval,
     ModelComparison,
@@ -59,5 +60,6 @@ __all__ = [
     "read_trec_run",
     "num_threads",
     "set_num_threads",
+    "show_versions",
     *_api.__all__,
 ]

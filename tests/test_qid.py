@@ -323,8 +323,8 @@ def _rankers():
                 id="lightgbm",
             )
         )
-    except pytest.skip.Exception:
-        pass
+    except pytest.skip.Exception as exc:
+        out.append(_missing_peer("lightgbm", exc))
     try:
         xgboost = pytest.importorskip("xgboost")
         out.append(
@@ -341,9 +341,16 @@ def _rankers():
                 id="xgboost",
             )
         )
-    except pytest.skip.Exception:
-        pass
+    except pytest.skip.Exception as exc:
+        out.append(_missing_peer("xgboost", exc))
     return out
+
+
+def _missing_peer(name, exc):
+    """A parameter that skips with importorskip's reason (the peers extra)."""
+    return pytest.param(
+        None, None, None, id=name, marks=pytest.mark.skip(reason=exc.msg)
+    )
 
 
 @pytest.mark.parametrize("ranker, grid, fit_qid", _rankers())

@@ -87,6 +87,7 @@ cdef extern from "trec.hpp" namespace "rankk" nogil:
 cdef extern from "_portable.h" nogil:
     int rankk_max_threads()
     int rankk_openmp_enabled()
+    const char* rankk_compiler()
 
 # Formula codes (kernel.hpp's Formula).
 PRECISION = 0
@@ -132,6 +133,11 @@ def max_threads():
 def openmp_enabled():
     """Whether the kernel was compiled with OpenMP."""
     return bool(rankk_openmp_enabled())
+
+
+def compiler():
+    """The compiler that built the kernel, as its predefined macros name it."""
+    return rankk_compiler().decode("ascii", "replace").strip()
 
 
 cdef vector[Request] _requests(requests) except *:

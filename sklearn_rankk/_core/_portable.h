@@ -1,38 +1,82 @@
-/* Portability shims: OpenMP when the compiler has it, a serial build when
- * not, and compiler builtins with portable fallbacks. */
+/* Portability shims of the top-k kernel: the same source builds with gcc,
+ * clang (Apple's included) and MSVC, with or without OpenMP.
+ *
+ * rankk_ctz64(x)         index of the lowest set bit of x (x != 0).
+ * rankk_max_threads()    OpenMP's thread limit; 1 in a build without OpenMP.
+ * rankk_openmp_enabled() 1 when the kernel was compiled with OpenMP.
+ * rankk_compiler()       the compiler that built the kernel, from its
+ *                        predefined macros.
+ */
 #ifndef SKLEARN_RANKK_PORTABLE_H
 #define SKLEARN_RANKK_PORTABLE_H
 
-#include <stdint.h>
-
-#ifdef _OPENMP
+#if defined(_OPENMP)
 #include <omp.h>
-static inline int rankk_max_threads(void) { return omp_get_max_threads(); }
-static inline int rankk_openmp_enabled(void) { return 1; }
-#else
-static inline int rankk_max_threads(void) { return 1; }
-static inline int rankk_openmp_enabled(void) { return 0; }
 #endif
 
-/* Index of the lowest set bit of a non-zero mask. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
-static inline int rankk_ctz64(uint64_t x) {
-    unsigned long i;
-    _BitScanForward64(&i, x);
-    return (int)i;
-}
-#elif defined(__GNUC__) || defined(__clang__)
-static inline int rankk_ctz64(uint64_t x) { return __builtin_ctzll(x); }
-#else
-static inline int rankk_ctz64(uint64_t x) {
-    int i = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        ++i;
-    }
-    return i;
-}
 #endif
+
+#define RANKK_STR_(x) #x
+#define RANKK_STR(x) RANKK_STR_(x)
+
+/* Lowest set bit, without compiler support: a de Bruijn multiplication. */
+static inline int rankk_ctz64_generic(unsigned long long x) {
+    static const unsigned char index64[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    const unsigned long long debruijn64 = 0x03f79d71b4cb0a89ULL;
+    return index64[((x & (0ULL - x)) * debruijn64) >> 58];
+}
+
+static inline int rankk_ctz64(unsigned long long x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+    unsigned long index;
+    _BitScanForward64(&index, x);
+    return (int)index;
+#elif defined(_MSC_VER)
+    unsigned long index;
+    if (_BitScanForward(&index, (unsigned long)x)) return (int)index;
+    _BitScanForward(&index, (unsigned long)(x >> 32));
+    return (int)index + 32;
+#else
+    return rankk_ctz64_generic(x);
+#endif
+}
+
+static inline int rankk_max_threads(void) {
+#if defined(_OPENMP)
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static inline int rankk_openmp_enabled(void) {
+#if defined(_OPENMP)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static inline const char *rankk_compiler(void) {
+#if defined(__clang__) && defined(__apple_build_version__)
+    return "Apple clang " __clang_version__;
+#elif defined(__clang__)
+    return "clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "gcc " __VERSION__;
+#elif defined(_MSC_VER)
+    return "MSVC " RANKK_STR(_MSC_FULL_VER);
+#else
+    return "unknown";
+#endif
+}
 
 #endif

@@ -4,7 +4,9 @@
  * Bit i is set when s[i] >= worst (false for NaN, as in C), when s[i] is
  * NaN, or when s[i] == value. gcc does not vectorise these comparison
  * reductions without -ffast-math, so SSE2 (part of every x86-64 CPU) is used
- * directly; other CPUs take the scalar loops.
+ * directly; other CPUs take the scalar loops. gcc and clang define __SSE2__
+ * on x86-64; MSVC never does, so x64 (not ARM64EC, which also defines
+ * _M_X64) and 32-bit x86 built with /arch:SSE2 or above are named here.
  */
 #ifndef SKLEARN_RANKK_SIMD_H
 #define SKLEARN_RANKK_SIMD_H
@@ -13,7 +15,8 @@
 
 #include "_portable.h"
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #include <emmintrin.h>
 
 /* Items reaching `worst`; NaN items are OR-ed into *nan. */
