@@ -333,3 +333,48 @@ def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
             np.testing.assert_allclose(
                 got, expected, rtol=RTOL, err_msg=f"{metric} at {threshold}"
             )
+
+
+@pytest.mark.parametrize("dtype", ["i1", "u1", "i8", "u8", "f4", "f8"])
+@pytest.mark.parametrize("levels", [2, 5, 60])
+def test_ideal_ranking_of_few_and_many_grades(dtype, levels):
+    """The ideal DCG reads the largest grades level by level, then gathers the
+    rest when a row has many distinct grades; binary relevance has a shortcut.
+    Every path, against the numpy engine, at cut-offs within and beyond the
+    top grade's count."""
+    rng = np.random.default_rng(levels)
+    n, m = 30, 300
+    y = np.where(rng.random((n, m)) < 0.3, rng.integers(0, levels, size=(n, m)), 0)
+    y[0] = levels - 1  # every item of the top grade
+    y[1] = 0  # nothing relevant
+    y[2, :levels] = np.arange(levels)  # each grade once
+    y = y.astype(dtype)
+    scores = rng.random((n, m))
+    for k, threshold, gain in itertools.product(
+        (1, 3, 10, 60), (0, 2.5, -1), ("linear", "exponential")
+    ):
+        expected, empty = reference_values(
+            "ndcg",
+            y.astype(np.float64),
+            scores,
+            k=k,
+            params={"gain": gain},
+            ignore_ties=False,
+            threshold=threshold,
+        )
+        got = FUNCS["ndcg"](
+            y,
+            scores,
+            k=k,
+            gain=gain,
+            relevance_threshold=threshold,
+            average=None,
+            zero_division=np.nan,
+        )
+        np.testing.assert_allclose(
+            got,
+            np.where(empty, np.nan, expected),
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=f"k={k} t={threshold} {gain}",
+        )

@@ -49,6 +49,17 @@ static inline int rankk_ctz64(unsigned long long x) {
 #endif
 }
 
+/* Hot loops compiled twice, for AVX2 and for the baseline, the better one
+ * chosen when the module loads (gcc's function multi-versioning, ELF on
+ * x86-64 only); elsewhere, the baseline alone.  Not clang: it rejects
+ * target_clones on the function templates this is used on. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && \
+    !defined(__clang__) && __GNUC__ >= 8
+#define RANKK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RANKK_CLONES
+#endif
+
 static inline int rankk_max_threads(void) {
 #if defined(_OPENMP)
     return omp_get_max_threads();

@@ -1,8 +1,8 @@
-/* Bit masks over 32 consecutive scores: which reach a threshold, which are
- * NaN, which equal a value.
+/* Bit masks over 32 consecutive scores: which reach a threshold (or are
+ * NaN), which equal a value.
  *
- * Bit i is set when s[i] >= worst (false for NaN, as in C), when s[i] is
- * NaN, or when s[i] == value. gcc does not vectorise these comparison
+ * Bit i is set when !(s[i] < worst), that is s[i] >= worst or s[i] is NaN,
+ * or when s[i] == value. gcc does not vectorise these comparison
  * reductions without -ffast-math, so SSE2 (part of every x86-64 CPU) is used
  * directly; other CPUs take the scalar loops. gcc and clang define __SSE2__
  * on x86-64; MSVC never does, so x64 (not ARM64EC, which also defines
@@ -19,29 +19,36 @@
     (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #include <emmintrin.h>
 
-/* Items reaching `worst`; NaN items are OR-ed into *nan. */
-static inline uint64_t rankk_mask32_f64(const double *s, double worst, uint64_t *nan) {
+/* Items reaching `worst` or NaN (not less than it: the comparison is false
+ * for NaN, so a NaN sets its bit). Most chunks hold none once the threshold
+ * has settled: one OR of the 16 comparisons answers those with a single
+ * movemask. */
+static inline uint64_t rankk_reach32_f64(const double *s, double worst) {
     const __m128d w = _mm_set1_pd(worst);
-    uint64_t mask = 0, bad = 0;
-    for (int i = 0; i < 32; i += 2) {
-        __m128d v = _mm_loadu_pd(s + i);
-        mask |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(v, w)) << i;
-        bad |= (uint64_t)_mm_movemask_pd(_mm_cmpunord_pd(v, v));
+    __m128d c[16];
+    __m128d any = _mm_setzero_pd();
+    for (int i = 0; i < 16; ++i) {
+        c[i] = _mm_cmpnlt_pd(_mm_loadu_pd(s + 2 * i), w);
+        any = _mm_or_pd(any, c[i]);
     }
-    *nan |= bad;
+    if (!_mm_movemask_pd(any)) return 0;
+    uint64_t mask = 0;
+    for (int i = 0; i < 16; ++i) mask |= (uint64_t)_mm_movemask_pd(c[i]) << (2 * i);
     return mask;
 }
 
-static inline uint64_t rankk_mask32_f32(const float *s, double worst, uint64_t *nan) {
+static inline uint64_t rankk_reach32_f32(const float *s, double worst) {
     /* worst is a kept score, so it is exactly a float. */
     const __m128 w = _mm_set1_ps((float)worst);
-    uint64_t mask = 0, bad = 0;
-    for (int i = 0; i < 32; i += 4) {
-        __m128 v = _mm_loadu_ps(s + i);
-        mask |= (uint64_t)_mm_movemask_ps(_mm_cmpge_ps(v, w)) << i;
-        bad |= (uint64_t)_mm_movemask_ps(_mm_cmpunord_ps(v, v));
+    __m128 c[8];
+    __m128 any = _mm_setzero_ps();
+    for (int i = 0; i < 8; ++i) {
+        c[i] = _mm_cmpnlt_ps(_mm_loadu_ps(s + 4 * i), w);
+        any = _mm_or_ps(any, c[i]);
     }
-    *nan |= bad;
+    if (!_mm_movemask_ps(any)) return 0;
+    uint64_t mask = 0;
+    for (int i = 0; i < 8; ++i) mask |= (uint64_t)_mm_movemask_ps(c[i]) << (4 * i);
     return mask;
 }
 
@@ -63,23 +70,15 @@ static inline uint64_t rankk_eq32_f32(const float *s, double value) {
 
 #else
 
-static inline uint64_t rankk_mask32_f64(const double *s, double worst, uint64_t *nan) {
-    uint64_t mask = 0, bad = 0;
-    for (int i = 0; i < 32; i++) {
-        mask |= (uint64_t)(s[i] >= worst) << i;
-        bad |= (uint64_t)(s[i] != s[i]);
-    }
-    *nan |= bad;
+static inline uint64_t rankk_reach32_f64(const double *s, double worst) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i++) mask |= (uint64_t)!(s[i] < worst) << i;
     return mask;
 }
 
-static inline uint64_t rankk_mask32_f32(const float *s, double worst, uint64_t *nan) {
-    uint64_t mask = 0, bad = 0;
-    for (int i = 0; i < 32; i++) {
-        mask |= (uint64_t)(s[i] >= worst) << i;
-        bad |= (uint64_t)(s[i] != s[i]);
-    }
-    *nan |= bad;
+static inline uint64_t rankk_reach32_f32(const float *s, double worst) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 32; i++) mask |= (uint64_t)!(s[i] < worst) << i;
     return mask;
 }
 

@@ -156,30 +156,63 @@ inline void add_gain(double y, double t, bool exponential, double &r, double &g,
     }
 }
 
-/* Items of y[0..m) above the integer threshold it. 64-bit integers have no
- * vectorised comparison in SSE2: y > it is read off the sign bit of it - y
- * (64-bit subtraction and shift vectorise), exact while both lie in
- * [-2**62, 2**62); a row with a grade outside is counted again directly. */
+/* Items of y[0..m) above the integer threshold it; the largest item; items
+ * equal to a value. Plain loops the compiler vectorises (AVX2 where the CPU
+ * has it: 64-bit comparisons have no SSE2 instruction). */
 template <class R>
-inline int64_t count_above(const R *y, int64_t m, R it) {
+RANKK_CLONES int64_t count_above(const R *y, int64_t m, R it) {
     int64_t c = 0;
-    if constexpr (sizeof(R) == 8) {
-        // In range: [-2**62, 2**62) for signed grades, [0, 2**62) for unsigned.
-        const uint64_t bias = std::is_signed<R>::value ? (uint64_t)1 << 62 : 0;
-        const uint64_t t = (uint64_t)it;
-        uint64_t n = 0, out_of_range = (t + bias) >> 62 >> (std::is_signed<R>::value ? 1 : 0);
-        for (int64_t j = 0; j < m; ++j) {
-            const uint64_t v = (uint64_t)y[j];
-            n += (t - v) >> 63;
-            out_of_range |= (v + bias) >> 62 >> (std::is_signed<R>::value ? 1 : 0);
-        }
-        if (!out_of_range) return (int64_t)n;
-        for (int64_t j = 0; j < m; ++j) c += y[j] > it;
-        return c;
-    } else {
-        for (int64_t j = 0; j < m; ++j) c += y[j] > it;
-        return c;
+    for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+    return c;
+}
+
+// count_above and max_of in one read (rows whose ideal ranking is wanted).
+template <class R>
+RANKK_CLONES int64_t count_above_max(const R *y, int64_t m, R it, R &top) {
+    int64_t c = 0;
+    R mx = y[0];
+    for (int64_t j = 0; j < m; ++j) {
+        c += y[j] > it;
+        mx = y[j] > mx ? y[j] : mx;
     }
+    top = mx;
+    return c;
+}
+
+template <class R>
+RANKK_CLONES R max_of(const R *y, int64_t m) {
+    R mx = y[0];
+    for (int64_t j = 1; j < m; ++j) mx = y[j] > mx ? y[j] : mx;
+    return mx;
+}
+
+// The largest item of y[0..m) below b (the type's lowest if none). Integers
+// are masked with bit operations, which the compiler vectorises (it does not
+// vectorise a conditional inside a max reduction).
+template <class R>
+RANKK_CLONES R max_below(const R *y, int64_t m, R b) {
+    const R lowest = std::numeric_limits<R>::lowest();
+    R mx = lowest;
+    if constexpr (std::is_integral<R>::value) {
+        using U = typename std::make_unsigned<R>::type;
+        for (int64_t j = 0; j < m; ++j) {
+            const R v = y[j];
+            const U drop = (U)0 - (U)(v >= b);
+            const R c = (R)(((U)v & ~drop) | ((U)lowest & drop));
+            mx = c > mx ? c : mx;
+        }
+    } else {
+        for (int64_t j = 0; j < m; ++j)
+            if (y[j] < b && y[j] > mx) mx = y[j];
+    }
+    return mx;
+}
+
+template <class R>
+RANKK_CLONES int64_t count_equal(const R *y, int64_t m, R v) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] == v;
+    return c;
 }
 
 // Relevance aligned with the scores (dense rows, or segments of flat arrays).
@@ -188,6 +221,9 @@ struct Aligned {
     const R *y;
     int64_t m;
     const Threshold<R> *th;
+    bool want_top = false;      // the ideal ranking will be read: find the top
+    mutable bool has_top = false;  // grade in the counting pass
+    mutable R top{};
 
     int64_t count(uint8_t &flags) const {
         int64_t c = 0;
@@ -207,7 +243,12 @@ struct Aligned {
             }
         } else {
             if (T.mode == CMP_INT) {
-                c = count_above(y, m, T.it);
+                if (want_top && m > 0) {
+                    c = count_above_max(y, m, T.it, top);
+                    has_top = true;
+                } else {
+                    c = count_above(y, m, T.it);
+                }
             } else if (T.mode == CMP_ALL) {
                 c = m;
             } else if (T.mode == CMP_NONE) {
@@ -220,33 +261,51 @@ struct Aligned {
     }
 
     /* The `want` largest grades of the row's `count` relevant items,
-     * decreasing, into out (fewer if there are fewer). Binary relevance, or
-     * enough items of the largest grade, needs only two vectorised reads of
-     * the row in cache; otherwise the relevant grades are gathered
-     * (branch-free) and partially sorted. */
+     * decreasing, into out (fewer if there are fewer). Grade by grade from
+     * the largest, each level two vectorised reads of the row in cache (one
+     * level for binary relevance); a row of many distinct grades then gathers
+     * the relevant ones below the levels taken (branch-free) and partially
+     * sorts them. */
     void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
         out.clear();
-        if (count == 0 || want == 0) return;
-        R mx = y[0];
-        for (int64_t j = 1; j < m; ++j) mx = y[j] > mx ? y[j] : mx;
-        int64_t n_max = 0;
-        for (int64_t j = 0; j < m; ++j) n_max += y[j] == mx;
-        if (n_max >= want || n_max == count) {  // the largest grade fills it
-            out.assign(std::min(n_max, want), (double)mx);
-            return;
-        }
+        want = std::min(want, count);
+        if (want <= 0) return;
         const Threshold<R> &T = *th;
-        out.resize(m);
-        int64_t n = 0;
-        for (int64_t j = 0; j < m && n < count; ++j) {
-            out[n] = (double)y[j];
-            n += T.relevant(y[j]);
+        if constexpr (std::is_integral<R>::value) {
+            // Integer grades whose top is the least relevant grade (binary
+            // relevance): every relevant item has it.
+            if (has_top && T.mode == CMP_INT && top == T.it + 1) {
+                out.assign((size_t)want, (double)top);
+                return;
+            }
         }
-        out.resize(n);
-        int64_t take = std::min(n, want);
-        if (take < n) std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
-        std::sort(out.begin(), out.begin() + take, std::greater<double>());
-        out.resize(take);
+        R level = has_top ? top : max_of(y, m);
+        for (int pass = 0; pass < 4; ++pass) {
+            const int64_t n = count_equal(y, m, level);
+            out.insert(out.end(), (size_t)std::min(n, want - (int64_t)out.size()), (double)level);
+            if ((int64_t)out.size() == want) return;
+            level = max_below(y, m, level);
+        }
+        // The relevant grades at or below `level`, largest first.
+        const int64_t have = (int64_t)out.size();
+        out.resize(have + m);
+        double *g = out.data() + have;
+        int64_t n = 0;
+        if (T.mode == CMP_INT) {
+            for (int64_t j = 0; j < m; ++j) {
+                g[n] = (double)y[j];
+                n += (y[j] <= level) & (y[j] > T.it);
+            }
+        } else {
+            for (int64_t j = 0; j < m; ++j) {
+                g[n] = (double)y[j];
+                n += (y[j] <= level) & T.relevant(y[j]);
+            }
+        }
+        const int64_t take = std::min(n, want - have);
+        std::nth_element(g, g + take - 1, g + n, std::greater<double>());
+        std::sort(g, g + take, std::greater<double>());
+        out.resize(have + take);
     }
 
     inline double grade(int64_t j) const { return (double)y[j]; }
@@ -365,12 +424,9 @@ inline void sift_up(double *hv, int64_t *hj, int64_t i) {
     }
 }
 
-inline uint64_t mask32(const double *s, double worst, uint64_t *nan) {
-    return rankk_mask32_f64(s, worst, nan);
-}
-inline uint64_t mask32(const float *s, double worst, uint64_t *nan) {
-    return rankk_mask32_f32(s, worst, nan);
-}
+// Items of s[0..32) reaching `worst`, or NaN (bit i for s[i]).
+inline uint64_t reach32(const double *s, double worst) { return rankk_reach32_f64(s, worst); }
+inline uint64_t reach32(const float *s, double worst) { return rankk_reach32_f32(s, worst); }
 
 constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
 
@@ -415,20 +471,18 @@ int64_t stream_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
         while (j < m) {
             uint64_t mask;
             if (j + 32 <= m) {
-                mask = mask32(s + j, worst, &nanbits);
+                mask = reach32(s + j, worst);
             } else {
                 mask = 0;
-                for (int64_t i = j; i < m; ++i) {
-                    double v = (double)s[i];
-                    mask |= (uint64_t)(v >= worst) << (i - j);
-                    nanbits |= (uint64_t)(v != v);
-                }
+                for (int64_t i = j; i < m; ++i) mask |= (uint64_t)!((double)s[i] < worst) << (i - j);
             }
             while (mask) {
                 int64_t i = j + rankk_ctz64(mask);
                 mask &= mask - 1;
                 double v = (double)s[i];
-                if (v > worst || (LATER && v == worst)) {
+                if (v != v) {
+                    nanbits = 1;
+                } else if (v > worst || (LATER && v == worst)) {
                     if (!LATER) {  // the evicted item is left out at `worst`
                         if (worst == eq_value) ++eq_count;
                         else { eq_value = worst; eq_count = 1; }
@@ -496,11 +550,11 @@ double compact(std::vector<std::pair<double, int64_t>> &cand, int64_t keep) {
     return t;
 }
 
-/* A threshold that about 4K + 16 items of the next row should reach, if it
- * is like the previous one: the previous row's (4K + 16)-th best score when
+/* A threshold that about 3K + 8 items of the next row should reach, if it
+ * is like the previous one: the previous row's (3K + 8)-th best score when
  * it kept that many, else its lowest kept score (which at least K items of
  * it reached), else -inf. */
-inline int64_t guess_rank(int64_t K) { return 4 * K + 16; }
+inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
 
 inline double next_guess(Scratch &sc, int64_t K) {
     int64_t want = guess_rank(K);
@@ -523,9 +577,11 @@ inline double next_guess(Scratch &sc, int64_t K) {
  *
  * Method: every item reaching a threshold is appended to a candidate buffer
  * (a SIMD mask finds them; most 32-item chunks hold none), and the buffer is
- * cut back to the best 2K whenever it fills, raising the threshold. The
- * threshold starts at the previous row's 2K-th score (rows of one matrix
- * tend to be alike), so a row usually costs one read and about 2K appends;
+ * cut back to the best 3K + 8 whenever it fills, raising the threshold. The
+ * threshold starts at the previous row's (3K + 8)-th score (rows of one
+ * matrix tend to be alike), so a row usually costs one read and about 3K
+ * appends (3K + 8 measured fewest instructions per row on W1 and W3 among
+ * 2K to 4K + 16; tie groups at the threshold add their size);
  * if the guess was too high (fewer than K candidates), the row is streamed
  * through a sorted buffer or heap instead. Selection over the whole row when
  * K is a large fraction of it. */
@@ -543,11 +599,13 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
         uint64_t nanbits = 0;
         int64_t j = 0;
         for (; j + 32 <= m; j += 32) {
-            uint64_t mask = mask32(s + j, t, &nanbits);
+            uint64_t mask = reach32(s + j, t);
             while (mask) {
                 int64_t i = j + rankk_ctz64(mask);
                 mask &= mask - 1;
-                cand.emplace_back((double)s[i], i);
+                const double v = (double)s[i];
+                if (v != v) nanbits = 1;
+                else cand.emplace_back(v, i);
             }
             if (cand.size() >= cap) {
                 t = compact<LATER>(cand, guess_rank(K));
@@ -715,8 +773,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
 
     // Per-rank quantities over the retrieved ranks.
     const bool any_exp = plan.any_exponential != 0;
+    // (Every rank below K_eff is written by the group loop: no zeroing.)
     for (auto *vec : {&sc.grade, &sc.e, &sc.eg_lin, &sc.eg_exp, &sc.h, &sc.pair, &sc.ng, &sc.rg})
-        vec->assign(K_eff, 0.0);
+        vec->resize(K_eff);
     sc.gstart.resize(K_eff);
     double *e = sc.e.data(), *eg = sc.eg_lin.data(), *ex = sc.eg_exp.data(), *h = sc.h.data();
     double *pair = sc.pair.data(), *ng = sc.ng.data(), *rg = sc.rg.data();
@@ -955,7 +1014,7 @@ void evaluate_aligned(const S *scores, const R *y, const int64_t *offsets, int64
                      yr = y + r * rel_stride;
                      len = m;
                  }
-                 Aligned<R> rel{yr, len, &th};
+                 Aligned<R> rel{yr, len, &th, plan.want_ideal != 0};
                  process_row(s, len, rel, plan, sc, out + r * plan.out_stride,
                              empty + r * plan.n_req, flags[r]);
              });
