@@ -131,6 +131,9 @@ class BuildExt(build_ext):
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
         optimize = ["/O2"] if msvc else ["-O3"]
+        # The kernel is C++17 (if constexpr); clang before 16 and MSVC
+        # default to C++14.
+        standard = ["/std:c++17"] if msvc else ["-std=c++17"]
         request = openmp_request()
         openmp = None
         if request is not False:
@@ -153,7 +156,7 @@ class BuildExt(build_ext):
             flags = " ".join(dict.fromkeys(cflags + ldflags))
             print(f"sklearn_rankk: building the kernel with OpenMP ({flags}).")
         for ext in self.extensions:
-            ext.extra_compile_args = [*optimize, *cflags]
+            ext.extra_compile_args = [*standard, *optimize, *cflags]
             ext.extra_link_args = list(ldflags)
         # setuptools skips an extension whose output is newer than its
         # sources: rebuild when the compiler or the flags differ from the
@@ -164,6 +167,7 @@ class BuildExt(build_ext):
                 self.compiler.compiler_type,
                 getattr(self.compiler, "compiler_so", None),
                 getattr(self.compiler, "compiler_cxx", None),
+                standard,
                 optimize,
                 cflags,
                 ldflags,

@@ -963,6 +963,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
 
 template <class F>
 void for_rows(int64_t n, int32_t n_threads, int64_t chunk, uint8_t *flags, F &&body) {
+#ifndef _OPENMP
+    (void)n_threads;  // serial build: one thread whatever was asked
+#endif
 #ifdef _OPENMP
 #pragma omp parallel num_threads(n_threads > 0 ? n_threads : 1) if (n_threads > 1)
 #endif
