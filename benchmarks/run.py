@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -298,14 +297,34 @@ def write_trec(folder, n_queries, docs_per_query, judged_per_query, seed, big=0)
     return qrels_path, run_path
 
 
-def child_peak_mib(command):
-    """Wall time and peak RSS of a child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+_PEAK = (
+    "import resource, sys\n"
+    "status = 0\n"
+    "if sys.argv[1:]:\n"
+    "    from sklearn_rankk._io.cli import main\n"
+    "    status = main(sys.argv[1:])\n"
+    "else:\n"
+    "    import sklearn_rankk\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(status)\n"
+)
+
+
+def child_peak_mib(args=()):
+    """Wall time and peak RSS of a child process running the command line
+    with ``args`` (no args: importing the package only). The child reports
+    its own peak (RUSAGE_CHILDREN would give the largest of every child so
+    far)."""
     t0 = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     elapsed = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(after, before) / 1024
+    return elapsed, int(done.stderr.split()[-1]) / 1024
 
 
 def trec(quick, repeats):
@@ -325,8 +344,10 @@ def trec(quick, repeats):
         rk.ranking_report(*rk.from_trec(qrels_path, run_path)[:2], k=10)
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
-        cli = [sys.executable, "-m", "sklearn_rankk", *measures, qrels_path, run_path]
-        t_cli = statistics.median(child_peak_mib(cli)[0] for _ in range(repeats))
+        cli = [*measures, qrels_path, run_path]
+        runs = [child_peak_mib(cli) for _ in range(repeats)]
+        t_cli = statistics.median(t for t, _ in runs)
+        cli_peak = max(p for _, p in runs)
         print(
             f"\n### TREC run of {lines:,} lines ({size / 1e6:.0f} MB, {n_queries:,} "
             f"queries)\n"
@@ -336,8 +357,8 @@ def trec(quick, repeats):
         rows = [
             (f"from_trec + ranking_report (peak {peak:.0f} MiB traced)", t_ours),
             (
-                "command line (map, ndcg_cut_10, P_10, recip_rank; process start "
-                "included)",
+                f"command line (map, ndcg_cut_10, P_10, recip_rank; process start "
+                f"included; peak RSS {cli_peak:.0f} MiB)",
                 t_cli,
             ),
         ]
@@ -364,10 +385,8 @@ def trec(quick, repeats):
             folder, 50, 100, 30, 2, big=6_000 if quick else 60_000
         )
         size = os.path.getsize(run_path)
-        cli = [sys.executable, "-m", "sklearn_rankk", *measures, qrels_path, run_path]
-        base_cmd = [sys.executable, "-c", "import sklearn_rankk"]
-        _, base = child_peak_mib(base_cmd)
-        elapsed, peak = child_peak_mib(cli)
+        _, base = child_peak_mib()
+        elapsed, peak = child_peak_mib([*measures, qrels_path, run_path])
         print(
             f"\nOne query of {60_000 if not quick else 6_000:,} documents among 49 of "
             f"100 ({size / 1e6:.1f} MB run): command line {elapsed:.2f} s, peak "

@@ -47,9 +47,7 @@ _COMMON = """\
         first, as in ``top_k_accuracy_score``): deterministic and a little
         faster, but column order then matters.
     zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
-        Value of samples for which the metric is undefined{undefined}.
-        ``"warn"`` gives 0.0 and an ``UndefinedMetricWarning``; ``np.nan``
-        leaves them out of the mean.{no_zero_division}
+{zero_division_doc}
     relevance_threshold : float, default=0
         An item is relevant when ``y_true > relevance_threshold``.{graded_doc}
     labels : array-like of shape (n_items,), default=None
@@ -63,6 +61,18 @@ _COMMON = """\
         documents need not be contiguous; queries may differ in size). Rows
         follow the order in which each id first appears; ``sample_weight``
         then has one weight per document, constant within each query."""
+
+_ZERO_DIVISION_UNDEFINED = """\
+        Value of samples for which the metric is undefined{undefined}.
+        ``"warn"`` gives 0.0 and an ``UndefinedMetricWarning``; ``np.nan``
+        leaves them out of the mean."""
+
+_ZERO_DIVISION_ZERO = """\
+        Value of samples with no relevant item. The metric is 0 there by
+        definition, which ``"warn"`` keeps, without a warning; 1.0 gives
+        them 1 and ``np.nan`` leaves them out of the mean, as for every
+        metric (so that means of several metrics average the same
+        samples)."""
 
 _RETURNS = """\
     Returns
@@ -91,15 +101,11 @@ def _docstring(metric):
     none_doc = "\n        None means the whole row." if metric.allow_k_none else ""
     k_doc = _K.format(none=none, none_doc=none_doc) + "\n" if metric.needs_k else ""
     own = "".join(p.doc + "\n" for p in metric.params)
-    defined = metric.empty_rows != "zero_division"
+    zero_division = _ZERO_DIVISION_UNDEFINED.format(undefined=metric.undefined_doc)
+    if metric.empty_rows == "zero":
+        zero_division = _ZERO_DIVISION_ZERO
     common = _COMMON.format(
-        undefined=" (never: it is 0 on such samples)"
-        if defined
-        else metric.undefined_doc,
-        no_zero_division="\n        Accepted for a uniform interface; it has no "
-        "effect here."
-        if defined
-        else "",
+        zero_division_doc=zero_division,
         graded_doc=_GRADED if metric.graded else "",
     )
     parts = [

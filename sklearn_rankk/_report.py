@@ -112,6 +112,10 @@ class RankingReport:
         Columns of ``y_score``.
     ignore_ties : bool
         Whether ties were broken by column order (the later column first).
+    n_averaged : dict of str -> int or None, default=None
+        With ``zero_division=np.nan``: how many samples each mean averages
+        (those with a relevant item; the same for every metric). None
+        otherwise: every mean averages every sample.
 
     Examples
     --------
@@ -136,6 +140,7 @@ class RankingReport:
     n_samples: int
     n_items: int
     ignore_ties: bool
+    n_averaged: dict | None = None
 
     @property
     def lift(self):
@@ -219,6 +224,7 @@ class RankingReport:
         lines = [
             f"Ranking report: {self.n_samples} samples x {self.n_items} items, {ties}"
         ]
+        lines += self._averaged_note()
         tables = [("mean", self.scores)]
         if self.random is not None:
             tables += [("random ranking (expected)", self.random)]
@@ -244,6 +250,18 @@ class RankingReport:
                     text += "  (at k = |R| of each row)"
                 lines.append(metric.ljust(name_width) + text)
         return "\n".join(lines)
+
+    def _averaged_note(self):
+        """A line saying which samples the means average, if not all."""
+        counts = self.n_averaged or {}
+        if all(n == self.n_samples for n in counts.values()):
+            return []
+        left_out = "zero_division=nan leaves out samples with no relevant item"
+        if len(set(counts.values())) == 1:
+            (n,) = set(counts.values())
+            return [f"Means over {n} of {self.n_samples} samples ({left_out})"]
+        each = ", ".join(f"{name} {n}" for name, n in counts.items())
+        return [f"Samples averaged ({left_out}): {each}"]
 
     def _cells(self, values, digits):
         """Formatted values, one list per metric."""
@@ -432,6 +450,9 @@ array-like of shape (n_samples,)
         n_samples=rows.values[0].shape[0],
         n_items=rows.n_items,
         ignore_ties=ignore_ties,
+        n_averaged=None
+        if zero_division == "warn" or not np.isnan(zero_division)
+        else {name: int(np.count_nonzero(~np.isnan(v))) for name, v in values.items()},
     )
 
 

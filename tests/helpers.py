@@ -192,9 +192,17 @@ def oracle(metric, y_true, y_score, **kwargs):
     ]
 
 
-def fill_undefined(values, zero_division):
+def fill_undefined(values, zero_division, y_true=None, threshold=0):
+    """Oracle values with ``zero_division`` in the undefined rows (None) and,
+    given ``y_true``, in every row with no relevant item (where precision,
+    hit, MRR and DCG are 0 by definition, and zero_division=1.0 or nan still
+    applies)."""
+    empty = [False] * len(values)
+    if y_true is not None:
+        empty = (~np.any(np.asarray(y_true) > threshold, axis=1)).tolist()
     return np.array(
-        [zero_division if v is None else v for v in values], dtype=np.float64
+        [zero_division if v is None or e else v for v, e in zip(values, empty)],
+        dtype=np.float64,
     )
 
 

@@ -235,14 +235,14 @@ def test_zero_division(name):
     f = FUNCS[name]
     undefined_zero = f(y_true, y_score, zero_division=0.0, average=None, **kw)
     if name not in ORACLE_UNDEFINED:
-        # Defined as 0 on rows without relevant items: never warns.
+        # Defined as 0 on rows without relevant items: "warn" keeps the 0
+        # silently; the other values apply as to every metric (issue 17.3).
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert f(y_true, y_score, **kw) == undefined_zero.mean()
-        assert f(y_true, y_score, zero_division=1.0, average=None, **kw)[0] == 0.0
-        return
-    with pytest.warns(UndefinedMetricWarning, match="1 of 2"):
-        assert f(y_true, y_score, **kw) == undefined_zero.mean()
+    else:
+        with pytest.warns(UndefinedMetricWarning, match="1 of 2"):
+            assert f(y_true, y_score, **kw) == undefined_zero.mean()
     assert undefined_zero[0] == 0.0
     ones = f(y_true, y_score, zero_division=1.0, average=None, **kw)
     assert ones[0] == 1.0 and ones[1] == undefined_zero[1]
@@ -290,10 +290,18 @@ def test_matches_bruteforce_oracle(metric, seed):
             params=params,
         )
         common = dict(ignore_ties=ignore_ties, relevance_threshold=threshold)
+        # zero_division decides the rows with no relevant item, for every
+        # metric; those are the rows where the oracle finds the metric
+        # undefined, or where it is 0 by definition.
+        empty = ~np.any(y_true > threshold, axis=1)
+        if metric in ORACLE_UNDEFINED:
+            assert [e is None for e in expected] == empty.tolist()
+        else:
+            assert None not in expected
+            assert all(e == 0 for e, x in zip(expected, empty) if x)
+        expected = [None if x else e for e, x in zip(expected, empty)]
         for zero_division in (np.nan, 0.0, 1.0):
             want = fill_undefined(expected, zero_division)
-            if metric not in ORACLE_UNDEFINED:
-                assert None not in expected
             msg = (
                 f"{metric} k={k} {params} ignore_ties={ignore_ties} "
                 f"threshold={threshold} zero_division={zero_division}\n"
@@ -440,7 +448,7 @@ def test_every_metric_in_one_pass_matches_the_oracle(seed, ignore_ties):
         )
         np.testing.assert_allclose(
             rows[name],
-            fill_undefined(expected, np.nan),
+            fill_undefined(expected, np.nan, y_true),
             rtol=RTOL,
             atol=ATOL,
             err_msg=name,
@@ -468,6 +476,7 @@ def test_plus_infinity_ranks_first_tied_with_each_other(name):
                     params=params,
                 ),
                 np.nan,
+                y_true,
             )
             got = call_with(
                 name,

@@ -184,6 +184,8 @@ def brute_force(relevant, ranked, k):
     precisions = [sum(hits[: r + 1]) / (r + 1) for r, h in enumerate(hits) if h]
     first = next((r + 1 for r, h in enumerate(hits) if h), None)
     rp_hits = [grades.get(i, 0) > 0 for i in ranked[:n_rel]]
+    if not n_rel:  # zero_division=nan leaves the query out of every metric
+        return dict.fromkeys(FUNCS, np.nan)
     return {
         "precision": sum(hits) / k,
         "recall": sum(hits) / n_rel if n_rel else np.nan,

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from helpers import FUNCS, oracle, random_case
+from helpers import FUNCS, fill_undefined, oracle, random_case
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rankk import (
@@ -31,10 +31,6 @@ from sklearn_rankk import (
 )
 
 RTOL = ATOL = 1e-12
-
-
-def _fill(values, zero_division):
-    return np.array([zero_division if v is None else v for v in values], float)
 
 
 def _mean(values, weights):
@@ -76,7 +72,7 @@ def test_curve_matches_bruteforce_oracle(seed):
         for name, got in zip(("precision", "recall", "f1"), curve[:3]):
             expected = [
                 _mean(
-                    _fill(
+                    fill_undefined(
                         oracle(
                             name,
                             y_true,
@@ -87,6 +83,7 @@ def test_curve_matches_bruteforce_oracle(seed):
                             params={},
                         ),
                         zero_division,
+                        y_true,
                     ),
                     weights,
                 )
@@ -260,7 +257,7 @@ def test_random_baseline_matches_closed_forms(seed):
         per_row = [
             _expected_random_row(metric, t, s, k) for t, s in zip(y_true, y_score)
         ]
-        expected = _mean(_fill(per_row, np.nan), weights)
+        expected = _mean(fill_undefined(per_row, np.nan, y_true), weights)
         assert report.random[f"{metric}@{k}"] == pytest.approx(expected, rel=1e-12)
 
 
@@ -290,7 +287,7 @@ def test_random_baseline_matches_oracle_on_constant_scores(seed):
             k=int(k) if k else None,
             params={"denominator": "relevant", "gain": "linear"},
         )
-        expected = _mean(_fill(per_row, np.nan), weights)
+        expected = _mean(fill_undefined(per_row, np.nan, y_true), weights)
         np.testing.assert_allclose(value, expected, rtol=RTOL, atol=ATOL)
 
 

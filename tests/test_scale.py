@@ -353,7 +353,13 @@ def test_accumulator_every_row_left_out_is_nan():
     acc = RankingAccumulator(["recall@2", "hit@2"], zero_division=np.nan)
     acc.update(y_true[:4], y_score[:4]).update(y_true[4:], y_score[4:])
     result = acc.result()
-    assert np.isnan(result["recall@2"]) and result["hit@2"] == 0.0
+    # nan leaves out the rows with no relevant item for every metric.
+    assert np.isnan(result["recall@2"]) and np.isnan(result["hit@2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "warn": hit is 0 there, silently
+        assert RankingAccumulator("hit@2").update(y_true, y_score).result() == {
+            "hit@2": 0.0
+        }
     assert np.isnan(recall_at_k_score(y_true, y_score, k=2, zero_division=np.nan))
 
 

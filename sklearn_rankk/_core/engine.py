@@ -3,9 +3,10 @@
 Data flows one way: inputs (:mod:`.inputs`, :mod:`.validation`) -> the
 compiled kernel, which ranks each row and computes the per-row values of every
 requested metric (:mod:`.ranking` hands the inputs over) -> which rows are
-undefined (:func:`row_values`, from each metric's ``empty_rows``) ->
-what undefined rows are worth (:func:`fill_undefined`, the one place where
-``zero_division`` is applied) -> means (:func:`aggregate`, :func:`mean_of_rows`).
+empty (:func:`row_values`: no relevant item) -> what empty rows are worth
+(:func:`fill_undefined`, the one place where ``zero_division`` is applied;
+each metric's ``empty_rows`` says whether ``"warn"`` warns there) -> means
+(:func:`aggregate`, :func:`mean_of_rows`).
 
 Metric functions, scorers, reports, curves and displays, statistics, the
 streaming accumulator, Dask inputs and the command line all call
@@ -175,9 +176,10 @@ class Rows:
     values : list of ndarray
         One per request: shape (n_samples,), or (n_samples, k) for a curve.
     undefined : list of ndarray of bool, shape (n_samples,)
-        One per request: the rows whose value ``zero_division`` decides (the
-        metric has nothing to measure there, and its registry entry says such
-        rows are undefined).
+        One per request: the rows whose value ``zero_division`` decides, the
+        rows with no relevant item (the same rows for every metric). Where
+        the metric is defined there (its ``empty_rows`` is ``"zero"``),
+        ``zero_division="warn"`` keeps its value, 0, without a warning.
     sample_weight : ndarray of shape (n_samples,) or None
         The validated sample weights (one per query with ``qid``).
     n_items : int
@@ -293,10 +295,7 @@ def row_values(
                 f"of y_true are too large (use smaller grades or gain='linear')."
             )
         rows_values.append(v)
-        if request.metric.empty_rows == "zero_division":
-            undefined.append(empty[:, i].copy())
-        else:
-            undefined.append(np.zeros(values.shape[0], dtype=bool))
+        undefined.append(empty[:, i].copy())
     return Rows(rows_values, undefined, data.sample_weight, n_items)
 
 
@@ -349,20 +348,28 @@ def caller_stacklevel():
     return level
 
 
-def fill_undefined(zero_division, counts, n_samples):
-    """The value of undefined rows: the one place ``zero_division`` is applied.
+def warns_on_empty(metric):
+    """Whether ``zero_division="warn"`` warns on rows with no relevant item:
+    where the metric is undefined (recall, nDCG, ...), not where it is 0 by
+    definition (precision, hit, MRR, DCG)."""
+    return metric.empty_rows == "zero_division"
 
-    ``counts`` maps each metric's name to its number of undefined rows out of
-    ``n_samples``. ``"warn"`` gives 0.0 and one ``UndefinedMetricWarning``
-    for all of them, pointed at the user's line; ``np.nan`` leaves the rows
-    out of the mean; 0.0 and 1.0 are their value.
+
+def fill_undefined(zero_division, counts, n_samples):
+    """The value of empty rows: the one place ``zero_division`` is applied.
+
+    ``counts`` maps each metric's name to ``(metric, n_empty)``, its
+    registry entry and its number of rows with no relevant item out of
+    ``n_samples``. ``"warn"`` gives 0.0, with one ``UndefinedMetricWarning``
+    for all the metrics undefined there, pointed at the user's line;
+    ``np.nan`` leaves the rows out of the mean; 0.0 and 1.0 are their value.
     """
     if zero_division != "warn":
         return zero_division
     by_count = {}
-    for metric, n_undefined in counts.items():
-        if n_undefined:
-            by_count.setdefault(n_undefined, []).append(metric)
+    for name, (metric, n_undefined) in counts.items():
+        if n_undefined and warns_on_empty(metric):
+            by_count.setdefault(n_undefined, []).append(name)
     if by_count:
         parts = [
             f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} ill-defined "
@@ -388,12 +395,15 @@ def with_undefined(rows, requests, zero_division, keys=None, *, one_warning=Fals
     """
     keys = keys or [r.key for r in requests]
     n_samples = rows.values[0].shape[0] if rows.values else 0
-    counts = {key: int(np.count_nonzero(u)) for key, u in zip(keys, rows.undefined)}
+    counts = {
+        key: (r.metric, int(np.count_nonzero(u)))
+        for key, r, u in zip(keys, requests, rows.undefined)
+    }
     if one_warning:
         fill = fill_undefined(zero_division, counts, n_samples)
     out = {}
     for key, v, u in zip(keys, rows.values, rows.undefined):
-        if counts[key]:
+        if counts[key][1]:
             if not one_warning:
                 fill = fill_undefined(zero_division, {key: counts[key]}, n_samples)
             v = v.copy()

@@ -119,9 +119,11 @@ class Metric:
         value 1 whatever the scores (hit@k, scikit-learn's
         ``top_k_accuracy_score``, which warns then; so does the package).
     empty_rows : {"zero_division", "zero"}
-        What a row with nothing to measure (no relevant item) is worth:
-        ``"zero_division"`` follows the ``zero_division`` parameter (the
-        metric is undefined there); ``"zero"``: 0, a defined value.
+        The metric on a row with no relevant item: ``"zero_division"``,
+        undefined (``zero_division="warn"`` gives 0 and warns); ``"zero"``,
+        0 by definition (``"warn"`` keeps it silently). ``zero_division``'s
+        other values (0.0, 1.0, nan) apply to both, so that nan leaves the
+        same rows out of every metric.
     trec_eval_cutoff : str or None
         trec_eval's name of the metric at a cut-off (``"P"`` for ``P_10``).
     trec_eval_whole : str or None

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._core import engine
 from .._core.inputs import group_by_qid
+from .._core.registry import METRICS
 from .._core.validation import check_sample_weight, is_dask
 from .._scorer import get_scorer
 
@@ -238,6 +239,7 @@ array-like of shape (n_rows,)
         if self.n_samples_ == 0:
             raise ValueError("No rows yet: call update() with a batch first.")
         scores = {}
+        metrics = {key: METRICS[name] for key, name, *_ in self._scorer.metrics}
         for key, state in self._state.items():
             total = state["weight"] + state["undefined_weight"]
             if math.fsum(total) <= 0:
@@ -246,7 +248,9 @@ array-like of shape (n_rows,)
                     "over all the rows."
                 )
             fill = engine.fill_undefined(
-                self._scorer.zero_division, {key: state["n_undefined"]}, self.n_samples_
+                self._scorer.zero_division,
+                {key: (metrics[key], state["n_undefined"])},
+                self.n_samples_,
             )
             if np.isnan(fill):  # undefined rows are left out of the mean
                 numerator, denominator = state["value"], state["weight"]
