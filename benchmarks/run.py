@@ -305,7 +305,13 @@ _PEAK = (
     "    status = main(sys.argv[1:])\n"
     "else:\n"
     "    import sklearn_rankk\n"
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's\n"
+    "    # peak across fork and exec on Linux)\n"
+    "    with open('/proc/self/status') as f:\n"
+    "        kib = next(int(l.split()[1]) for l in f if l.startswith('VmHWM'))\n"
+    "except OSError:\n"
+    "    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "print(kib, file=sys.stderr)\n"
     "sys.exit(status)\n"
 )
 
@@ -314,7 +320,7 @@ def child_peak_mib(args=()):
     """Wall time and peak RSS of a child process running the command line
     with ``args`` (no args: importing the package only). The child reports
     its own peak (RUSAGE_CHILDREN would give the largest of every child so
-    far)."""
+    far, and the child's ru_maxrss starts from this process's peak)."""
     t0 = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _PEAK, *args],

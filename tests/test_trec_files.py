@@ -303,3 +303,27 @@ def test_byte_order_mark_and_unicode_whitespace(tmp_path):
     assert read_trec_run(run) == {"q1": {"d1": 2.0, "d\u00a0x": 1.0}}
     with open(qrels, encoding="utf-8") as text:  # a text-mode file too
         assert read_trec_qrels(text) == {"q1": {"d1": 1, "d2": 0}}
+
+
+def test_docno_order_is_byte_order_with_long_shared_prefixes():
+    """The parser ranks docnos by an 8-byte prefix key, then the rest: check
+    it against Python's byte order where prefixes are shared, lengths differ
+    and bytes are non-ASCII, and that every docno keeps its own id (the
+    string table)."""
+    from sklearn_rankk._io.trec import _parse
+
+    rng = np.random.default_rng(3)
+    stems = ["doc", "document-0000", "docu", "d", "dé", "DOC", "doc\x7f"]
+    docnos = sorted(
+        {
+            rng.choice(stems) + str(rng.integers(10 ** rng.integers(1, 9)))
+            for _ in range(3000)
+        }
+    )
+    rng.shuffle(docnos)
+    run = "".join(f"q{i % 7} Q0 {d} 1 0.5 t\n" for i, d in enumerate(docnos))
+    parsed = _parse(run=io.BytesIO(run.encode("utf-8")))
+    table = parsed.docs.all()
+    assert sorted(table) == sorted(docnos)  # one id per docno
+    by_bytes = sorted(range(len(table)), key=lambda i: table[i].encode("utf-8"))
+    np.testing.assert_array_equal(np.argsort(parsed.doc_rank), by_bytes)

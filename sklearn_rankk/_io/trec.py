@@ -375,11 +375,15 @@ def trec_rows(qrels, run, *, complete=False):
     )
     grade_type = jg.dtype if jg.dtype.kind == "f" else np.int64
     run_grade = np.zeros(rq.shape[0], dtype=grade_type)
+    # Which judged entries the run retrieved (keys are unique on both sides:
+    # duplicates are errors), from the same lookup.
+    retrieved_entry = np.zeros(jq.shape[0], dtype=bool)
     if sorted_key.shape[0]:
         hit = sorted_key[at] == run_key
         run_grade[hit] = jg[order[at[hit]]]
+        retrieved_entry[order[at[hit]]] = True
     # Judged documents of positive grade the run lacks: not retrieved.
-    lacking = (jg > 0) & (row_of[jq] >= 0) & ~np.isin(judged_key, run_key)
+    lacking = (jg > 0) & (row_of[jq] >= 0) & ~retrieved_entry
     rows = np.concatenate([row_of[rq], row_of[jq[lacking]]])
     part = np.concatenate(
         [np.zeros(rq.shape[0], np.int8), np.ones(int(lacking.sum()), np.int8)]
