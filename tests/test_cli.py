@@ -366,3 +366,24 @@ def test_python_dash_m(tmp_path, capsys):
             stdin=stdin, capture_output=True, text=True, check=False,
         )  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
+def test_closed_output_pipe_ends_quietly(tmp_path):
+    """``sklearn-rankk ... | head -1``: no traceback, no "Exception ignored"
+    message, and the status a shell shows for a tool that SIGPIPE ended."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q{i} 0 d1 1\n" for i in range(3000)))
+    run.write_text("".join(f"q{i} Q0 d1 1 0.5 t\n" for i in range(3000)))
+    command = [sys.executable, "-m", "sklearn_rankk", "-q", "-m", "all_trec"]
+    with subprocess.Popen(
+        [*command, str(qrels), str(run)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        first = process.stdout.readline()
+        process.stdout.close()  # the reader goes away, output still pending
+        stderr = process.stderr.read()
+        status = process.wait(timeout=120)
+    assert first.startswith(b"map")
+    assert stderr == b""
+    assert status == 141

@@ -9,6 +9,8 @@ the binary measures, one for nDCG/DCG).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import sys
 import textwrap
@@ -30,6 +32,8 @@ _CUTOFF = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if cut}
 _WHOLE = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if not cut}
 _TREC_CUT_NAME = re.compile(rf"({'|'.join(_CUTOFF)})_([1-9][0-9]*)")
 _ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
+# The exit status of a tool killed by SIGPIPE, as a shell reports it.
+_CLOSED_PIPE = 128 + 13
 
 TREC_FORMS = (
     f"{', '.join(f'{name}_<k>' for name in _CUTOFF)}, {', '.join(_WHOLE)}; "
@@ -165,7 +169,8 @@ _EPILOG = _paragraphs(
     "queries: those of the run that have judgments, as trec_eval; with -c, "
     "every query of the qrels, a query missing from the run scoring 0.",
     "exit status: 0 on success, 1 on an unreadable or malformed file (the "
-    "message names the file and line), 2 on a usage error.",
+    "message names the file and line), 2 on a usage error, 141 (quietly) "
+    "when the reader of the output closes it early, as '| head' does.",
 )
 
 
@@ -237,7 +242,7 @@ def main(argv=None):
     -------
     status : int
         0 on success, 1 on an unreadable or malformed file, 2 on a usage
-        error.
+        error, 141 when the output's reader closed it early (``| head``).
 
     Examples
     --------
@@ -290,12 +295,20 @@ def main(argv=None):
         print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
         return 1
     out = sys.stdout
-    if args.query_eval_wanted:
-        for i, qid in enumerate(qids):
+    try:
+        if args.query_eval_wanted:
+            for i, qid in enumerate(qids):
+                for label, rows in values.items():
+                    out.write(f"{label:<22}\t{qid}\t{rows[i]:6.4f}\n")
+        if not args.nosummary:
             for label, rows in values.items():
-                out.write(f"{label:<22}\t{qid}\t{rows[i]:6.4f}\n")
-    if not args.nosummary:
-        for label, rows in values.items():
-            mean = engine.mean_of_rows(rows, None)
-            out.write(f"{label:<22}\tall\t{mean:6.4f}\n")
+                mean = engine.mean_of_rows(rows, None)
+                out.write(f"{label:<22}\tall\t{mean:6.4f}\n")
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as Unix tools do,
+        # and keep Python's exit-time flush from complaining.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())  # a real file
+        return _CLOSED_PIPE
     return 0
