@@ -198,7 +198,7 @@ def in_memory(name, title, y_true, y_score, k, repeats):
         times[label] = median_time(func, min(repeats, 3) if slow else repeats, threads)
     base = times["floor F (numpy read of the inputs)"]
     ours = times["ndcg alone"]
-    print(f"\n### {name}: {title}, k={k}\n")
+    print(f"\n## {name}: {title}, k={k}\n")
     print("| what | median (ms) | / F | sklearn ndcg_score / this |")
     print("|---|---:|---:|---:|")
     sk = times.get("sklearn ndcg_score (ties averaged)")
@@ -229,7 +229,7 @@ def labels_workload(repeats, quick):
     same = rk.hit_at_k_score(
         y, scores, k=5, labels=labels, ignore_ties=True
     ) == top_k_accuracy_score(y, scores, k=5, labels=labels)
-    print("\n### W5: 10,000 samples x 100 classes, tied scores, k=5\n")
+    print("\n## W5: 10,000 samples x 100 classes, tied scores, k=5\n")
     print("| what | median (ms) | top_k_accuracy_score / this |")
     print("|---|---:|---:|")
     print(f"| hit@5, ignore_ties=True | {t_ours * 1e3:.1f} | {t_sk / t_ours:.1f} |")
@@ -254,7 +254,7 @@ def qid_memory(quick):
     y_score = rng.random(qid.shape[0])
     inputs = y_true.nbytes + y_score.nbytes + qid.nbytes
     print(
-        f"\n### Ragged qid input: {len(sizes) - 1:,} queries of 10 documents and "
+        f"\n## Ragged qid input: {len(sizes) - 1:,} queries of 10 documents and "
         f"one of 10,000 (inputs {inputs / 2**20:.1f} MiB)\n"
     )
     print("| what | peak extra memory (MiB) |")
@@ -355,7 +355,7 @@ def trec(quick, repeats):
         t_cli = statistics.median(t for t, _ in runs)
         cli_peak = max(p for _, p in runs)
         print(
-            f"\n### TREC run of {lines:,} lines ({size / 1e6:.0f} MB, {n_queries:,} "
+            f"\n## TREC run of {lines:,} lines ({size / 1e6:.0f} MB, {n_queries:,} "
             f"queries)\n"
         )
         print("| what | median (s) | / pytrec_eval |")
