@@ -489,3 +489,40 @@ def test_plus_infinity_ranks_first_tied_with_each_other(name):
                 zero_division=np.nan,
             )
             np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_one_pass_sorting_only_the_ordered_depth(seed, ignore_ties):
+    """One pass whose deepest cut is a set-based one (R-precision at |R|)
+    below shallower order-dependent ones (MRR@1, AP@1, nDCG@2):
+    the kernel sorts only the ranks the order-dependent cuts read and
+    partitions the rest. Heavy ties on both boundaries; every value against
+    the oracle."""
+    rng = np.random.default_rng(seed)
+    shape = (40, 11)  # |R| about 8: R-precision cuts far below D = 2
+    y_true = rng.integers(1, 3, shape) * (rng.random(shape) < 0.75)
+    y_score = rng.integers(0, 7, shape).astype(float)
+    y_score[rng.random(shape) < 0.1] = -np.inf
+    names = ["mrr@1", "map@1", "ndcg@2", "precision@2", "hit@1", "r_precision"]
+    rows = row_values(
+        names, y_true, y_score, zero_division=np.nan, ignore_ties=ignore_ties
+    )
+    for name in names:
+        metric, _, k = name.partition("@")
+        expected = oracle(
+            metric,
+            y_true,
+            y_score,
+            ignore_ties=ignore_ties,
+            threshold=0,
+            k=int(k) if k else None,
+            params={"denominator": "relevant", "gain": "linear", "log_base": 2},
+        )
+        np.testing.assert_allclose(
+            rows[name],
+            fill_undefined(expected, np.nan, y_true),
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=name,
+        )

@@ -568,7 +568,33 @@ inline double next_guess(Scratch &sc, int64_t K) {
     return -INFINITY;
 }
 
-/* The best K items of the row s[0..m) into ov/oj, in rank order (score
+/* Put the top K candidates c[0..K) in the order the formulas read: ranks
+ * [0, D) sorted; ranks [D, K) unsorted but for the items tied with rank D's
+ * score, which come first, and those tied with the K-th score, which come
+ * last. Every tie group the formulas look at is then contiguous: the one
+ * straddling D, the one straddling K. The others in [D, K) are only summed
+ * over (set-based metrics at cut K), where their order does not matter.
+ * D >= K: all sorted. */
+template <class Cand, class Cmp>
+void order_top(Cand *c, int64_t K, int64_t D, const Cmp &better) {
+    if (D >= K) {
+        std::sort(c, c + K, better);
+        return;
+    }
+    // The K-th (worst kept) score; not always at K - 1: the whole-row path
+    // skips nth_element when K = m.
+    const double last = std::max_element(c, c + K, better)->first;
+    if (D > 0) {
+        std::nth_element(c, c + (D - 1), c + K, better);
+        std::sort(c, c + D, better);
+    }
+    const double at_d = D > 0 ? c[D - 1].first : INFINITY;
+    auto *mid = std::partition(c + D, c + K, [at_d](const Cand &x) { return x.first == at_d; });
+    std::partition(mid, c + K, [last](const Cand &x) { return x.first != last; });
+}
+
+/* The best K items of the row s[0..m) into ov/oj, ranks [0, D) in rank
+ * order (the rest as order_top leaves them; D >= K: all) (score
  * descending; among equal scores the lower column first, or with LATER the
  * later column first). Sets nan when a score is NaN. In exact mode, returns
  * the number of items left out whose score equals the K-th (the straddling
@@ -587,7 +613,7 @@ inline double next_guess(Scratch &sc, int64_t K) {
  * K is a large fraction of it. */
 template <class S, bool LATER>
 int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
-                   bool &nan, bool &listed) {
+                   bool &nan, bool &listed, int64_t D) {
     auto &cand = sc.cand;
     const Better<LATER> better;
     sc.tied_out.clear();
@@ -627,7 +653,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
             return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
         }
         std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
-        std::sort(cand.begin(), cand.begin() + K, better);
+        order_top(cand.data(), K, D, better);
         for (int64_t p = 0; p < K; ++p) {
             ov[p] = cand[p].first;
             oj[p] = cand[p].second;
@@ -645,7 +671,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
         cand[j] = {v, j};
     }
     if (K < m) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
-    std::sort(cand.begin(), cand.begin() + K, better);
+    order_top(cand.data(), K, D, better);
     for (int64_t p = 0; p < K; ++p) {
         ov[p] = cand[p].first;
         oj[p] = cand[p].second;
@@ -752,6 +778,24 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
     }
     K = std::min(K, m);
+    // Ranks [0, D) must be in order: the cut-offs of the formulas that read
+    // the order (MRR, AP, DCG, nDCG, every curve) and every cut-off short of
+    // K. Beyond D only sums at cut K are read (precision, recall, F1, hit,
+    // R-precision): no need to sort there (see order_top).
+    int64_t D = 0;
+    for (int32_t q = 0; q < n_req && D < K; ++q) {
+        const Request &r = plan.req[q];
+        const int64_t cut = std::min(r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel), K);
+        const bool ordered = r.curve || r.formula == RECIPROCAL_RANK ||
+                             r.formula == AVERAGE_PRECISION || r.formula == DCG ||
+                             r.formula == NDCG;
+        if (ordered || cut < K) D = std::max(D, cut);
+    }
+    // Beyond D the set-based formulas read only e, and hit its h.
+    int64_t D_h = D;
+    for (int32_t q = 0; q < n_req; ++q)
+        if (plan.req[q].formula == HIT)
+            D_h = std::max(D_h, std::min(plan.req[q].k > 0 ? plan.req[q].k : m, K));
     int64_t outside = 0, K_eff = 0;
     bool listed = false;
     if (K > 0) {
@@ -762,8 +806,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             sc.hj.resize(K);
         }
         bool nan = false;
-        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan, listed)
-                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan, listed);
+        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan,
+                                               listed, D)
+                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan,
+                                              listed, D);
         if (nan) flags |= FLAG_NAN_SCORE;
         K_eff = K;
         while (K_eff > 0 && !(sc.tv[K_eff - 1] > -INFINITY)) --K_eff;
@@ -806,6 +852,15 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const double n_g = (double)(b - a + (straddles ? outside : 0));
         group_sums(a, b, straddles, any_exp, 0, r_g, g_lin, g_exp);
         double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
+        if (a >= D) {  // set-based ranks: e (and h for hit) only
+            for (int64_t p = a; p < b; ++p) e[p] = ev;
+            for (int64_t p = a; p < std::min(b, D_h); ++p) {
+                double hv = r_g / (n_g - (double)(p - a));
+                h[p] = hv > 1.0 ? 1.0 : (hv < 0.0 ? 0.0 : hv);
+            }
+            a = b;
+            continue;
+        }
         double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
         for (int64_t p = a; p < b; ++p) {
             e[p] = ev;
@@ -1050,9 +1105,9 @@ void top_k(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_fir
     for (int64_t r = 0; r < n_rows; ++r) {
         bool bad = false, listed = false;
         outside[r] = later_first ? select_top<S, true>(scores + r * m, m, K, values + r * K,
-                                                       cols + r * K, sc, bad, listed)
+                                                       cols + r * K, sc, bad, listed, K)
                                  : select_top<S, false>(scores + r * m, m, K, values + r * K,
-                                                        cols + r * K, sc, bad, listed);
+                                                        cols + r * K, sc, bad, listed, K);
         nan[r] = bad;
     }
 }
