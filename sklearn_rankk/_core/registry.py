@@ -45,6 +45,7 @@ class Param:
     default: object
     choices: tuple | None = None
     low: float | None = None
+    low_inclusive: bool = False
     doc: str = ""
 
 
@@ -78,8 +79,21 @@ LOG_BASE = Param(
         Base of the logarithm of the discount ``1 / log(rank + 1)``.""",
 )
 
+BETA = Param(
+    "beta",
+    1.0,
+    low=0.0,
+    low_inclusive=True,
+    doc="""\
+    beta : float, default=1.0
+        Weight of recall against precision, as in scikit-learn's
+        ``fbeta_score``: recall counts ``beta`` times as much as precision
+        (``beta=1``: F1; ``beta=0``: precision). trec_eval's ``set_F.x``
+        weights by ``x = beta**2``.""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
-PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE)}
+PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA)}
 
 
 @dataclass(frozen=True)
@@ -242,6 +256,29 @@ _ENTRIES = (
         + """
     >>> from sklearn_rankk import f1_at_k_score
     >>> f1_at_k_score(y_true, y_score, k=2)
+    0.25""",
+    ),
+    Metric(
+        name="fbeta",
+        function_name="fbeta_at_k_score",
+        label="F-beta",
+        formula=_kernel.FBETA,
+        params=(BETA,),
+        summary="""\
+    F-beta at k: the weighted harmonic mean of precision and recall at k.
+
+    ``F_beta@k = (1 + beta**2) P@k R@k / (beta**2 P@k + R@k)
+    = (1 + beta**2) |relevant in top k| / (beta**2 |R| + k)`` (0 when
+    nothing relevant is in the top ``k``). Linear in the number of relevant
+    items in the top ``k``, so the exact expectation under ties is the
+    formula at its expected value.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import fbeta_at_k_score
+    >>> fbeta_at_k_score(y_true, y_score, k=2, beta=1.0)
+    0.25
+    >>> round(fbeta_at_k_score(y_true, y_score, k=2, beta=2.0), 6)
     0.25""",
     ),
     Metric(
