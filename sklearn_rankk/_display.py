@@ -535,6 +535,7 @@ default=None
         denominator="relevant",
         gain="linear",
         log_base=2,
+        beta=1.0,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -583,6 +584,8 @@ or array-like of shape (n_samples,)
             Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
         log_base : float, default=2
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        beta : float, default=1.0
+            Weight of recall, for ``kind="fbeta"``.
         name : str, default=None
             Name of the curve in the legend; None shows the values alone.
         ax : matplotlib Axes, default=None
@@ -629,7 +632,7 @@ or array-like of shape (n_samples,)
         """
         _check_matplotlib_support(f"{cls.__name__}.from_predictions")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base
+            kind, k_max, zero_division, denominator, gain, log_base, beta
         )
         # One segment per query with qid, once for both curves.
         y_true, y_score, sample_weight, offsets, width = _grouped(
@@ -677,6 +680,7 @@ or array-like of shape (n_samples,)
         denominator="relevant",
         gain="linear",
         log_base=2,
+        beta=1.0,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -725,6 +729,8 @@ default=("decision_function", "predict_proba", "predict")
             Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
         log_base : float, default=2
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        beta : float, default=1.0
+            Weight of recall, for ``kind="fbeta"``.
         name : str, default=None
             Name in the legend; None uses the estimator's class name.
         ax : matplotlib Axes, default=None
@@ -774,7 +780,7 @@ default=("decision_function", "predict_proba", "predict")
         >>> plt.close("all")
         """
         _check_matplotlib_support(f"{cls.__name__}.from_estimator")
-        _check_options(kind, k_max, zero_division, denominator, gain, log_base)
+        _check_options(kind, k_max, zero_division, denominator, gain, log_base, beta)
         check_response_method(response_method)
         y_true, y_score, labels = _estimator_scores(
             estimator, X, y, qid, response_method
@@ -793,6 +799,7 @@ default=("decision_function", "predict_proba", "predict")
             denominator=denominator,
             gain=gain,
             log_base=log_base,
+            beta=beta,
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
             curve_kwargs=curve_kwargs,
@@ -819,6 +826,7 @@ default=("decision_function", "predict_proba", "predict")
         denominator="relevant",
         gain="linear",
         log_base=2,
+        beta=1.0,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -866,6 +874,8 @@ default=("decision_function", "predict_proba", "predict")
             Gain of DCG and nDCG, for ``kind="dcg"`` or ``"ndcg"``.
         log_base : float, default=2
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
+        beta : float, default=1.0
+            Weight of recall, for ``kind="fbeta"``.
         name : str or list of str, default=None
             Name in the legend; None uses the estimator's class name. A list
             names each fold (with ``curve_kwargs`` a list).
@@ -911,7 +921,7 @@ array([0.816, 0.895, 0.922])]
         """
         _check_matplotlib_support(f"{cls.__name__}.from_cv_results")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base
+            kind, k_max, zero_division, denominator, gain, log_base, beta
         )
         check_response_method(response_method)
         estimators, tests = _check_cv_results(cv_results, X, y, sample_weight, qid)
@@ -963,10 +973,11 @@ array([0.816, 0.895, 0.922])]
         )
 
 
-def _check_options(kind, k_max, zero_division, denominator, gain, log_base):
+def _check_options(kind, k_max, zero_division, denominator, gain, log_base, beta):
     kind = _check_kind(kind)
     params = _check_metric_params(
-        kind, {"denominator": denominator, "gain": gain, "log_base": log_base}
+        kind,
+        {"denominator": denominator, "gain": gain, "log_base": log_base, "beta": beta},
     )
     k_max = check_k(k_max, allow_none=True, metric="", name="k_max")
     return kind, k_max, check_zero_division(zero_division), params

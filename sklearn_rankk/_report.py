@@ -21,7 +21,7 @@ import numpy as np
 
 from ._core import engine
 from ._core.inputs import group_by_qid, random_ranking_scores
-from ._core.registry import METRICS, PRECISION_RECALL
+from ._core.registry import DEFAULT_REPORT, METRICS, PRECISION_RECALL
 from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -38,7 +38,7 @@ from ._core.validation import (
 
 def _check_report_metrics(metrics):
     if metrics is None:
-        return tuple(METRICS)
+        return DEFAULT_REPORT
     if isinstance(metrics, str):
         metrics = [metrics]
     try:
@@ -48,7 +48,7 @@ def _check_report_metrics(metrics):
             f"metrics must be a list of metric names or None; got {metrics!r}."
         ) from None
     if not metrics:
-        raise ValueError("metrics is empty; pass None for all metrics.")
+        raise ValueError("metrics is empty; pass None for the default metrics.")
     for name in metrics:
         if name not in METRICS:
             raise ValueError(
@@ -297,6 +297,7 @@ def ranking_report(
     denominator="relevant",
     gain="linear",
     log_base=2,
+    beta=1.0,
 ):
     """Every requested metric at every requested cut-off, from one pass.
 
@@ -315,8 +316,9 @@ array-like of shape (n_samples,)
         Cut-offs. R-precision has none: it cuts each row at its ``|R|``.
     metrics : list of str, default=None
         Metric names among ``"precision"``, ``"recall"``, ``"f1"``,
-        ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"`` and
-        ``"r_precision"``; None means all of them, in that order.
+        ``"fbeta"``, ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"``
+        and ``"r_precision"``; None means all of them but ``"fbeta"`` (F1 at
+        its default ``beta``), in that order.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample in the means.
     ignore_ties : bool, default=False
@@ -343,6 +345,8 @@ array-like of shape (n_samples,)
         Gain of DCG and nDCG.
     log_base : float, default=2
         Base of the logarithm of the DCG discount.
+    beta : float, default=1.0
+        Weight of recall in F-beta, as in :func:`fbeta_at_k_score`.
 
     Returns
     -------
@@ -395,7 +399,12 @@ array-like of shape (n_samples,)
     check_real(relevance_threshold, "relevance_threshold")
     # Metric parameters go to the metrics they apply to; a non-default value
     # that applies to none of them is an error, as in get_scorer.
-    given = {"denominator": denominator, "gain": gain, "log_base": log_base}
+    given = {
+        "denominator": denominator,
+        "gain": gain,
+        "log_base": log_base,
+        "beta": beta,
+    }
     wanted = {
         name: value
         for name, value in given.items()

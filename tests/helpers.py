@@ -79,6 +79,16 @@ def o_f1(ranking, row, k, params):
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
+def o_fbeta(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    p = o_precision(ranking, row, k, params)
+    r = o_recall(ranking, row, k, params)
+    b2 = params["beta"] ** 2
+    return 0.0 if p + r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+
 def o_hit(ranking, row, k, params):
     return 1.0 if any(row.rel[j] for j in _top(ranking, k)) else 0.0
 
@@ -141,6 +151,7 @@ ORACLES = {
     "precision": o_precision,
     "recall": o_recall,
     "f1": o_f1,
+    "fbeta": o_fbeta,
     "hit": o_hit,
     "mrr": o_mrr,
     "map": o_ap,
@@ -150,15 +161,21 @@ ORACLES = {
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
-ORACLE_UNDEFINED = {"recall", "f1", "map", "ndcg", "r_precision"}
+ORACLE_UNDEFINED = {"recall", "f1", "fbeta", "map", "ndcg", "r_precision"}
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
     "denominator": ("relevant", "min", "retrieved"),
     "gain": ("linear", "exponential"),
     "log_base": (2, 10),
+    "beta": (0.0, 0.5, 2.0),
 }
-DEFAULT_PARAMS = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+DEFAULT_PARAMS = {
+    "denominator": "relevant",
+    "gain": "linear",
+    "log_base": 2,
+    "beta": 1.0,
+}
 
 
 class _Row:

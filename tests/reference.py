@@ -278,6 +278,13 @@ def f1(ranked, cut, k, params):
     return 2.0 * _n_relevant_in_cut(ranked, cut) / (k + n_rel), n_rel == 0
 
 
+def fbeta(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    b2 = params.get("beta", 1.0) ** 2
+    num = (1 + b2) * _n_relevant_in_cut(ranked, cut)
+    return safe_div(num, b2 * n_rel + k), n_rel == 0
+
+
 def _first_hit_terms(ranked, cut):
     """Per rank: P(relevant | no earlier rank of its group is relevant).
 
@@ -392,6 +399,7 @@ FORMULAS = {
     "precision": precision,
     "recall": recall,
     "f1": f1,
+    "fbeta": fbeta,
     "hit": hit,
     "mrr": reciprocal_rank,
     "map": average_precision,

@@ -270,6 +270,13 @@ def test_options_reach_the_metrics():
         FUNCS["map"](y_true, y_score, k=k, denominator="retrieved") for k in range(1, 5)
     ]
     np.testing.assert_allclose(map_display.values, expected, rtol=RTOL)
+    fbeta_display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, kind="fbeta", k_max=4, beta=2.0
+    )
+    expected = [FUNCS["fbeta"](y_true, y_score, k=k, beta=2.0) for k in range(1, 5)]
+    np.testing.assert_allclose(fbeta_display.values, expected, rtol=RTOL)
+    with pytest.raises(TypeError, match="beta"):
+        RankingCurveDisplay.from_predictions(y_true, y_score, kind="map", beta=2.0)
 
 
 def test_k_max_none_and_past_the_row_length():

@@ -29,6 +29,7 @@ from sklearn_rankk import (
     precision_recall_at_k_curve,
     ranking_report,
 )
+from sklearn_rankk._core.registry import METRICS
 
 RTOL = ATOL = 1e-12
 
@@ -328,7 +329,7 @@ def test_random_baseline_sparse_scores_keep_exclusions():
         {"ignore_ties": True},
         {"zero_division": np.nan, "denominator": "min"},
         {"zero_division": 1.0, "gain": "exponential", "log_base": 10},
-        {"relevance_threshold": 1, "denominator": "retrieved"},
+        {"relevance_threshold": 1, "denominator": "retrieved", "beta": 0.5},
     ],
 )
 @pytest.mark.parametrize("sparse", [False, True])
@@ -338,11 +339,17 @@ def test_report_matches_metric_functions(options, sparse):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         report = ranking_report(
-            y_true, y_score, k=ks, sample_weight=weights, per_row=True, **options
+            y_true,
+            y_score,
+            k=ks,
+            metrics=list(FUNCS),
+            sample_weight=weights,
+            per_row=True,
+            **options,
         )
     assert isinstance(report, RankingReport)
     assert report.metrics == tuple(FUNCS) and report.k == ks
-    metric_params = {"denominator", "gain", "log_base"}
+    metric_params = {"denominator", "gain", "log_base", "beta"}
     common = {key: v for key, v in options.items() if key not in metric_params}
     for metric in FUNCS:
         accepted = inspect.signature(FUNCS[metric]).parameters
@@ -476,9 +483,45 @@ def test_report_warns_once_for_all_undefined_metrics():
         report = ranking_report(y_true, y_score, k=[1, 2], per_row=True)
     assert len(record) == 1
     message = str(record[0].message)
-    assert message.startswith("recall@1, recall@2, f1@1, f1@2, map@1, map@2, ")
+    undefined = [
+        f"{m.name}@{k}" if m.needs_k else m.name
+        for m in METRICS.values()
+        if m.empty_rows == "zero_division" and m.in_default_report
+        for k in ((1, 2) if m.needs_k else (None,))
+    ]
+    assert message.startswith(", ".join(undefined[:-1]) + ", ")
     assert "r_precision are ill-defined and set to 0.0 in 2 of 3 samples" in message
     # the values are those of zero_division=0.0
     silent = ranking_report(y_true, y_score, k=[1, 2], zero_division=0.0)
     assert report.scores == silent.scores
     assert report.per_row["recall@2"].tolist() == [0.0, 0.5, 0.0]
+
+
+def test_fbeta_in_a_report_only_when_asked_with_its_beta():
+    y_true, y_score = _tied_data(3)[:2]
+    default = ranking_report(y_true, y_score, k=[2, 5], zero_division=0.0)
+    assert "fbeta" not in default.metrics and "fbeta@2" not in default.scores
+    report = ranking_report(
+        y_true,
+        y_score,
+        k=[2, 5],
+        metrics=["fbeta", "f1"],
+        beta=2.0,
+        zero_division=0.0,
+    )
+    for k in (2, 5):
+        assert report[f"fbeta@{k}"] == pytest.approx(
+            FUNCS["fbeta"](y_true, y_score, k=k, beta=2.0, zero_division=0.0),
+            rel=1e-12,
+        )
+        # beta applies to F-beta only; F1 keeps its own formula.
+        assert report[f"f1@{k}"] == pytest.approx(
+            FUNCS["f1"](y_true, y_score, k=k, zero_division=0.0), rel=1e-12
+        )
+    with pytest.raises(TypeError, match="beta"):
+        ranking_report(y_true, y_score, k=2, metrics=["f1"], beta=2.0)
+    with pytest.raises(ValueError, match="beta must be >= 0"):
+        FUNCS["fbeta"](y_true, y_score, k=2, beta=-1.0)
+    assert FUNCS["fbeta"](y_true, y_score, k=2, beta=0.0, zero_division=0.0) == (
+        pytest.approx(FUNCS["precision"](y_true, y_score, k=2, zero_division=0.0))
+    )

@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 from sklearn.metrics import dcg_score, ndcg_score, top_k_accuracy_score
 
-from sklearn_rankk import dcg_at_k_score, hit_at_k_score, ndcg_at_k_score
+from sklearn_rankk import (
+    dcg_at_k_score,
+    fbeta_at_k_score,
+    hit_at_k_score,
+    ndcg_at_k_score,
+)
 
 
 def _graded(seed, n=40, m=12, ties=True):
@@ -163,3 +168,26 @@ def test_hit_warns_as_top_k_accuracy_when_k_covers_every_class():
         warnings.simplefilter("error")
         hit_at_k_score(y_true, y_score, k=2)  # below the class count: silent
         hit_at_k_score(np.eye(3), y_score, k=3)  # a relevance matrix: silent
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5, 1.0, 2.0, 3.7])
+def test_fbeta_at_k_is_sklearn_fbeta_of_the_top_k(beta):
+    """Without ties, F-beta@k of a row is scikit-learn's fbeta_score of the
+    row's relevance against the top-k indicator (precision over the k shown,
+    recall over every relevant item)."""
+    from sklearn.metrics import fbeta_score
+
+    rng = np.random.default_rng(int(beta * 10))
+    y_true = (rng.random((30, 12)) < 0.3).astype(int)
+    y_true[:, 0] = 1  # a relevant item in every row: fbeta_score is defined
+    y_score = rng.permutation(np.arange(30 * 12, dtype=float)).reshape(30, 12)
+    for k in (1, 3, 7, 12):
+        top = np.argsort(-y_score, axis=1)[:, :k]
+        shown = np.zeros_like(y_true)
+        np.put_along_axis(shown, top, 1, axis=1)
+        expected = [
+            fbeta_score(t, p, beta=beta, zero_division=0.0)
+            for t, p in zip(y_true, shown)
+        ]
+        got = fbeta_at_k_score(y_true, y_score, k=k, beta=beta, average=None)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)

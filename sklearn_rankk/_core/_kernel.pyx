@@ -33,6 +33,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t k
         int64_t col
         double log_base
+        double beta
 
     cdef struct Plan:
         const Request* req
@@ -98,6 +99,7 @@ RECIPROCAL_RANK = 4
 AVERAGE_PRECISION = 5
 DCG = 6
 NDCG = 7
+FBETA = 8
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -152,6 +154,7 @@ cdef vector[Request] _requests(requests) except *:
         r.k = row["k"]
         r.col = row["col"]
         r.log_base = row["log_base"]
+        r.beta = row["beta"]
         out.push_back(r)
     return out
 
@@ -323,6 +326,7 @@ REQUEST_DTYPE = np.dtype([
     ("k", np.int64),
     ("col", np.int64),
     ("log_base", np.float64),
+    ("beta", np.float64),
 ])
 
 

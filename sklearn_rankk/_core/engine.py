@@ -103,7 +103,7 @@ def check_params(metric, params):
         if p.choices is not None:
             value = check_option(value, p.name, p.choices)
         else:
-            value = check_real(value, p.name, low=p.low, low_inclusive=False)
+            value = check_real(value, p.name, low=p.low, low_inclusive=p.low_inclusive)
         out[p.name] = value
     return out
 

@@ -61,6 +61,7 @@ enum Formula : int32_t {
     AVERAGE_PRECISION = 5,
     DCG = 6,
     NDCG = 7,
+    FBETA = 8,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -87,6 +88,7 @@ struct Request {
     int64_t k;
     int64_t col;  // first output column
     double log_base;
+    double beta;  // FBETA
 };
 
 struct Plan {
@@ -699,6 +701,14 @@ inline double lchoose(double a, double b) {
 
 // ---- one row ---------------------------------------------------------------
 
+// F1 and F-beta from the expected relevant count in the top k:
+// (1 + b^2) cum / (b^2 |R| + k); F1 is b = 1.
+inline double f_beta(const Request &r, double cum, double k, int64_t n_rel) {
+    const double b2 = r.formula == F1 ? 1.0 : r.beta * r.beta;
+    const double den = b2 * (double)n_rel + k;
+    return den > 0 ? (1.0 + b2) * cum / den : 0.0;
+}
+
 inline double discount(int64_t p, double log_base) {
     return std::log(log_base) / std::log((double)(p + 2));
 }
@@ -936,7 +946,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         switch (r.formula) {
         case PRECISION:
         case RECALL:
-        case F1: {
+        case F1:
+        case FBETA: {
             double cum = 0.0;
             for (int64_t c = 0; c < c_end; ++c) {
                 if (c < K_eff) cum += e[c];
@@ -944,14 +955,14 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                     double kk = (double)(c + 1);
                     if (r.formula == PRECISION) o[c] = cum / kk;
                     else if (r.formula == RECALL) o[c] = n_rel > 0 ? cum / (double)n_rel : 0.0;
-                    else o[c] = 2.0 * cum / (kk + (double)n_rel);
+                    else o[c] = f_beta(r, cum, kk, n_rel);
                 }
             }
             if (!curve) {
                 double kk = (double)k_nominal;
                 if (r.formula == PRECISION) o[0] = kk > 0 ? cum / kk : 0.0;
                 else if (r.formula == RECALL) o[0] = n_rel > 0 ? cum / (double)n_rel : 0.0;
-                else o[0] = kk + (double)n_rel > 0 ? 2.0 * cum / (kk + (double)n_rel) : 0.0;
+                else o[0] = f_beta(r, cum, kk, n_rel);
             }
             break;
         }

@@ -45,6 +45,7 @@ class Param:
     default: object
     choices: tuple | None = None
     low: float | None = None
+    low_inclusive: bool = False
     doc: str = ""
 
 
@@ -78,8 +79,21 @@ LOG_BASE = Param(
         Base of the logarithm of the discount ``1 / log(rank + 1)``.""",
 )
 
+BETA = Param(
+    "beta",
+    1.0,
+    low=0.0,
+    low_inclusive=True,
+    doc="""\
+    beta : float, default=1.0
+        Weight of recall against precision, as in scikit-learn's
+        ``fbeta_score``: recall counts ``beta`` times as much as precision
+        (``beta=1``: F1; ``beta=0``: precision). trec_eval's ``set_F.x``
+        weights by ``x = beta**2``.""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
-PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE)}
+PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA)}
 
 
 @dataclass(frozen=True)
@@ -124,6 +138,9 @@ class Metric:
         0 by definition (``"warn"`` keeps it silently). ``zero_division``'s
         other values (0.0, 1.0, nan) apply to both, so that nan leaves the
         same rows out of every metric.
+    in_default_report : bool
+        Whether :func:`~sklearn_rankk.ranking_report` shows it by default
+        (F-beta does not: at its default beta it is F1).
     trec_eval_cutoff : str or None
         trec_eval's name of the metric at a cut-off (``"P"`` for ``P_10``).
     trec_eval_whole : str or None
@@ -150,6 +167,7 @@ class Metric:
     perfect_is_one: bool = False
     trivial_at_full_depth: bool = False
     empty_rows: str = "zero_division"
+    in_default_report: bool = True
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -242,6 +260,30 @@ _ENTRIES = (
         + """
     >>> from sklearn_rankk import f1_at_k_score
     >>> f1_at_k_score(y_true, y_score, k=2)
+    0.25""",
+    ),
+    Metric(
+        name="fbeta",
+        function_name="fbeta_at_k_score",
+        label="F-beta",
+        formula=_kernel.FBETA,
+        params=(BETA,),
+        in_default_report=False,
+        summary="""\
+    F-beta at k: the weighted harmonic mean of precision and recall at k.
+
+    ``F_beta@k = (1 + beta**2) P@k R@k / (beta**2 P@k + R@k)
+    = (1 + beta**2) |relevant in top k| / (beta**2 |R| + k)`` (0 when
+    nothing relevant is in the top ``k``). Linear in the number of relevant
+    items in the top ``k``, so the exact expectation under ties is the
+    formula at its expected value.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import fbeta_at_k_score
+    >>> fbeta_at_k_score(y_true, y_score, k=2, beta=1.0)
+    0.25
+    >>> round(fbeta_at_k_score(y_true, y_score, k=2, beta=2.0), 6)
     0.25""",
     ),
     Metric(
@@ -396,6 +438,9 @@ _ENTRIES = (
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
 METRICS = {m.name: m for m in _ENTRIES}
+
+#: The metrics of a report by default.
+DEFAULT_REPORT = tuple(m.name for m in _ENTRIES if m.in_default_report)
 
 #: The metrics of :func:`precision_recall_at_k_curve`, in its tuple's order.
 PRECISION_RECALL = (METRICS["precision"], METRICS["recall"], METRICS["f1"])
