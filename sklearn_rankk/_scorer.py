@@ -61,7 +61,7 @@ def get_scorer_names():
     --------
     >>> from sklearn_rankk import get_scorer_names
     >>> get_scorer_names()[:3]
-    ['precision@<k>', 'recall@<k>', 'f1@<k>']
+    ['precision@<k>', 'relative_precision@<k>', 'recall@<k>']
     >>> "r_precision" in get_scorer_names()
     True
     """

@@ -79,6 +79,13 @@ def o_f1(ranking, row, k, params):
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
+def o_relative_precision(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    return sum(row.rel[j] for j in _top(ranking, k)) / min(k, n_rel)
+
+
 def o_fbeta(ranking, row, k, params):
     n_rel = sum(row.rel)
     if n_rel == 0:
@@ -149,6 +156,7 @@ def o_r_precision(ranking, row, k, params):
 #: The oracle of every metric of the registry, by name.
 ORACLES = {
     "precision": o_precision,
+    "relative_precision": o_relative_precision,
     "recall": o_recall,
     "f1": o_f1,
     "fbeta": o_fbeta,
@@ -161,7 +169,15 @@ ORACLES = {
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
-ORACLE_UNDEFINED = {"recall", "f1", "fbeta", "map", "ndcg", "r_precision"}
+ORACLE_UNDEFINED = {
+    "relative_precision",
+    "recall",
+    "f1",
+    "fbeta",
+    "map",
+    "ndcg",
+    "r_precision",
+}
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {

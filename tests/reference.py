@@ -278,6 +278,11 @@ def f1(ranked, cut, k, params):
     return 2.0 * _n_relevant_in_cut(ranked, cut) / (k + n_rel), n_rel == 0
 
 
+def relative_precision(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    return safe_div(_n_relevant_in_cut(ranked, cut), np.minimum(k, n_rel)), n_rel == 0
+
+
 def fbeta(ranked, cut, k, params):
     n_rel = ranked.n_relevant
     b2 = params.get("beta", 1.0) ** 2
@@ -400,6 +405,7 @@ FORMULAS = {
     "recall": recall,
     "f1": f1,
     "fbeta": fbeta,
+    "relative_precision": relative_precision,
     "hit": hit,
     "mrr": reciprocal_rank,
     "map": average_precision,

@@ -19,7 +19,7 @@ import pytest
 from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
-          "map_cut", "success"]  # fmt: skip
+          "map_cut", "relative_P", "success"]  # fmt: skip
 
 
 def trec_file(name):
@@ -61,7 +61,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 43  # 3 topics and 'all', 43 measures
+    assert len(expected) == 4 * 52  # 3 topics and 'all', 52 measures
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}
@@ -154,7 +154,8 @@ def generated(seed):
 
 TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
-                 "ndcg", "recip_rank", "Rprec"]  # fmt: skip
+                 "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
+                 "relative_P_30"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):

@@ -191,6 +191,7 @@ def brute_force(relevant, ranked, k):
         "recall": sum(hits) / n_rel if n_rel else np.nan,
         "f1": 2 * sum(hits) / (k + n_rel) if n_rel else np.nan,
         "fbeta": 2 * sum(hits) / (k + n_rel),  # beta = 1
+        "relative_precision": sum(hits) / min(k, n_rel),
         "hit": float(any(hits)),
         "mrr": 1 / first if first else 0.0,
         "map": sum(precisions) / n_rel if n_rel else np.nan,

@@ -62,6 +62,7 @@ enum Formula : int32_t {
     DCG = 6,
     NDCG = 7,
     FBETA = 8,
+    RELATIVE_PRECISION = 9,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -709,6 +710,12 @@ inline double f_beta(const Request &r, double cum, double k, int64_t n_rel) {
     return den > 0 ? (1.0 + b2) * cum / den : 0.0;
 }
 
+// Relative precision: cum / min(k, |R|) (0 without relevant items).
+inline double relative(double cum, double k, int64_t n_rel) {
+    const double den = std::min(k, (double)n_rel);
+    return den > 0 ? cum / den : 0.0;
+}
+
 inline double discount(int64_t p, double log_base) {
     return std::log(log_base) / std::log((double)(p + 2));
 }
@@ -947,7 +954,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case PRECISION:
         case RECALL:
         case F1:
-        case FBETA: {
+        case FBETA:
+        case RELATIVE_PRECISION: {
             double cum = 0.0;
             for (int64_t c = 0; c < c_end; ++c) {
                 if (c < K_eff) cum += e[c];
@@ -955,6 +963,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                     double kk = (double)(c + 1);
                     if (r.formula == PRECISION) o[c] = cum / kk;
                     else if (r.formula == RECALL) o[c] = n_rel > 0 ? cum / (double)n_rel : 0.0;
+                    else if (r.formula == RELATIVE_PRECISION) o[c] = relative(cum, kk, n_rel);
                     else o[c] = f_beta(r, cum, kk, n_rel);
                 }
             }
@@ -962,6 +971,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                 double kk = (double)k_nominal;
                 if (r.formula == PRECISION) o[0] = kk > 0 ? cum / kk : 0.0;
                 else if (r.formula == RECALL) o[0] = n_rel > 0 ? cum / (double)n_rel : 0.0;
+                else if (r.formula == RELATIVE_PRECISION) o[0] = relative(cum, kk, n_rel);
                 else o[0] = f_beta(r, cum, kk, n_rel);
             }
             break;

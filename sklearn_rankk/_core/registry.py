@@ -226,6 +226,32 @@ _ENTRIES = (
     0.375""",
     ),
     Metric(
+        name="relative_precision",
+        function_name="relative_precision_at_k_score",
+        label="Relative precision",
+        formula=_kernel.RELATIVE_PRECISION,
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_cutoff="relative_P",
+        summary="""\
+    Relative precision at k: relevant items in the top k over min(k, |R|).
+
+    The denominator is the most relevant items the top ``k`` could hold.
+    ``relative_P@k = |relevant items in the top k| / min(k, |R|)``
+    (trec_eval's ``relative_P_k``): precision while ``k <= |R|``, recall
+    beyond, so a perfect ranking scores 1 at every ``k``. Linear in the
+    number of relevant items in the top ``k``, so the exact expectation under
+    ties is the formula at its expected value.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import relative_precision_at_k_score
+    >>> relative_precision_at_k_score(y_true, y_score, k=1)
+    0.5
+    >>> relative_precision_at_k_score(y_true, y_score, k=4)
+    1.0""",
+    ),
+    Metric(
         name="recall",
         function_name="recall_at_k_score",
         label="Recall",
@@ -468,6 +494,7 @@ TREC_EVAL_NICKNAMES = {
         "ndcg",
         "ndcg_cut",
         "map_cut",
+        "relative_P",
         "success",
     ),
 }
