@@ -246,8 +246,8 @@ class RankingReport:
             ]
             for metric, row in body.items():
                 text = "".join(f"  {c:>{width}}" for c in row)
-                if not METRICS[metric].needs_k:  # R-precision: its own cut-off
-                    text += "  (at k = |R| of each row)"
+                if not METRICS[metric].needs_k:  # its own cut-off per row
+                    text += f"  (at k = {METRICS[metric].cut_note} of each row)"
                 lines.append(metric.ljust(name_width) + text)
         return "\n".join(lines)
 

@@ -86,6 +86,46 @@ def o_relative_precision(ranking, row, k, params):
     return sum(row.rel[j] for j in _top(ranking, k)) / min(k, n_rel)
 
 
+def _set_counts(ranking, row):
+    """(relevant retrieved, retrieved, relevant): ``ranking`` holds exactly
+    the retrieved items."""
+    return sum(row.rel[j] for j in ranking), len(ranking), sum(row.rel)
+
+
+def o_set_precision(ranking, row, k, params):
+    hits, n_ret, _ = _set_counts(ranking, row)
+    return hits / n_ret if n_ret else 0.0
+
+
+def o_set_recall(ranking, row, k, params):
+    hits, _, n_rel = _set_counts(ranking, row)
+    return None if n_rel == 0 else hits / n_rel
+
+
+def o_set_f(ranking, row, k, params):
+    hits, n_ret, n_rel = _set_counts(ranking, row)
+    if n_rel == 0:
+        return None
+    if hits == 0:
+        return 0.0
+    p, r, b2 = hits / n_ret, hits / n_rel, params["beta"] ** 2
+    return (1 + b2) * p * r / (b2 * p + r)
+
+
+def o_set_relative_precision(ranking, row, k, params):
+    hits, n_ret, n_rel = _set_counts(ranking, row)
+    if n_rel == 0:
+        return None
+    return hits / min(n_ret, n_rel) if n_ret else 0.0
+
+
+def o_set_average_precision(ranking, row, k, params):
+    hits, n_ret, n_rel = _set_counts(ranking, row)
+    if n_rel == 0:
+        return None
+    return hits * hits / (n_ret * n_rel) if n_ret else 0.0
+
+
 def o_fbeta(ranking, row, k, params):
     n_rel = sum(row.rel)
     if n_rel == 0:
@@ -166,6 +206,11 @@ ORACLES = {
     "dcg": o_dcg,
     "ndcg": o_ndcg,
     "r_precision": o_r_precision,
+    "set_precision": o_set_precision,
+    "set_recall": o_set_recall,
+    "set_f": o_set_f,
+    "set_relative_precision": o_set_relative_precision,
+    "set_average_precision": o_set_average_precision,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -177,6 +222,10 @@ ORACLE_UNDEFINED = {
     "map",
     "ndcg",
     "r_precision",
+    "set_recall",
+    "set_f",
+    "set_relative_precision",
+    "set_average_precision",
 }
 
 #: Options the oracle checks for each metric parameter.
@@ -259,14 +308,14 @@ KS = (1, 2, 3, 5)
 def configurations(metric):
     """(k, metric-specific params) pairs to check for ``metric``."""
     info = METRICS[metric]
-    if not info.needs_k:
-        return [(None, {})]
-    ks = KS + ((None,) if info.allow_k_none else ())
     names = info.param_names
     extra = [
         dict(zip(names, values))
         for values in itertools.product(*(PARAM_VALUES[n] for n in names))
     ]
+    if not info.needs_k:  # cut per row (|R|, retrieved items)
+        return [(None, p) for p in extra]
+    ks = KS + ((None,) if info.allow_k_none else ())
     return [(k, p) for k in ks for p in extra]
 
 

@@ -283,6 +283,17 @@ def relative_precision(ranked, cut, k, params):
     return safe_div(_n_relevant_in_cut(ranked, cut), np.minimum(k, n_rel)), n_rel == 0
 
 
+def set_precision(ranked, cut, k, params):
+    # Nothing retrieved (k = 0): 0.
+    return safe_div(_n_relevant_in_cut(ranked, cut), k), _no_relevant(ranked)
+
+
+def set_average_precision(ranked, cut, k, params):
+    n_rel = ranked.n_relevant
+    hits = _n_relevant_in_cut(ranked, cut)
+    return safe_div(hits * hits, k * n_rel), n_rel == 0
+
+
 def fbeta(ranked, cut, k, params):
     n_rel = ranked.n_relevant
     b2 = params.get("beta", 1.0) ** 2
@@ -406,6 +417,11 @@ FORMULAS = {
     "f1": f1,
     "fbeta": fbeta,
     "relative_precision": relative_precision,
+    "set_precision": set_precision,
+    "set_recall": recall,
+    "set_f": fbeta,
+    "set_relative_precision": relative_precision,
+    "set_average_precision": set_average_precision,
     "hit": hit,
     "mrr": reciprocal_rank,
     "map": average_precision,
@@ -423,8 +439,11 @@ def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, thresho
     if info.needs_k:
         cut = np.full(n, min(m, k or m))
         nominal = k or m
-    else:
+    elif info.cut_is_n_relevant:
         cut = np.minimum(n_rel, m)
+        nominal = cut
+    else:  # the retrieved items: scores above -inf
+        cut = np.count_nonzero(np.asarray(y_score) > -np.inf, axis=1)
         nominal = cut
     K = int(max(1, cut.max()))
     ranked = reference_ranked(

@@ -19,7 +19,8 @@ import pytest
 from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
-          "map_cut", "relative_P", "success"]  # fmt: skip
+          "map_cut", "relative_P", "success", "set_P", "set_relative_P",
+          "set_recall", "set_map", "set_F"]  # fmt: skip
 
 
 def trec_file(name):
@@ -61,7 +62,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 52  # 3 topics and 'all', 52 measures
+    assert len(expected) == 4 * 57  # 3 topics and 'all', 57 measures
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}
@@ -155,7 +156,8 @@ def generated(seed):
 TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
-                 "relative_P_30"]  # fmt: skip
+                 "relative_P_30", "set_P", "set_recall", "set_relative_P",
+                 "set_map", "set_F"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):

@@ -36,6 +36,7 @@ from sklearn_rankk import (
     read_trec_qrels,
     read_trec_run,
 )
+from sklearn_rankk._core.registry import METRICS
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -101,7 +102,7 @@ SPARSE_CASES = [
 @pytest.mark.parametrize("kind", SPARSE_CASES)
 @pytest.mark.parametrize("name", sorted(FUNCS))
 def test_malformed_sparse_y_true(kind, name):
-    kwargs = {} if name == "r_precision" else {"k": 2}
+    kwargs = {"k": 2} if METRICS[name].needs_k else {}
     with pytest.raises(ValueError, match="y_true is a malformed sparse matrix"):
         FUNCS[name](_corrupt(kind), S, **kwargs)
 

@@ -23,6 +23,7 @@ from sklearn_rankk import (
     r_precision_score,
     recall_at_k_score,
 )
+from sklearn_rankk._core.registry import METRICS
 
 # --------------------------------------------------------------------------
 # The seeds' production example (RankingMetrics, "wireless headphones")
@@ -192,12 +193,29 @@ def brute_force(relevant, ranked, k):
         "f1": 2 * sum(hits) / (k + n_rel) if n_rel else np.nan,
         "fbeta": 2 * sum(hits) / (k + n_rel),  # beta = 1
         "relative_precision": sum(hits) / min(k, n_rel),
+        **_set_measures(grades, ranked),
         "hit": float(any(hits)),
         "mrr": 1 / first if first else 0.0,
         "map": sum(precisions) / n_rel if n_rel else np.nan,
         "dcg": dcg,
         "ndcg": dcg / idcg if idcg > 0 else np.nan,
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
+    }
+
+
+def _set_measures(grades, ranked):
+    """trec_eval's set_* measures: the ranked list is the retrieved set."""
+    n_ret = len(ranked)
+    n_rel = sum(g > 0 for g in grades.values())
+    hits = sum(grades.get(i, 0) > 0 for i in ranked)
+    p = hits / n_ret if n_ret else 0.0
+    r = hits / n_rel
+    return {
+        "set_precision": p,
+        "set_recall": r,
+        "set_f": 2 * p * r / (p + r) if hits else 0.0,
+        "set_relative_precision": hits / min(n_ret, n_rel) if n_ret else 0.0,
+        "set_average_precision": hits * hits / (n_ret * n_rel) if n_ret else 0.0,
     }
 
 
@@ -234,7 +252,7 @@ def test_against_brute_force(seed, graded):
             for name in FUNCTIONS
         }
         for name, func in FUNCTIONS.items():
-            kwargs = {} if name == "r_precision" else {"k": k}
+            kwargs = {"k": k} if METRICS[name].needs_k else {}
             for ignore_ties in (False, True):
                 ours = func(
                     y_true,

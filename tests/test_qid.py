@@ -29,6 +29,7 @@ from sklearn_rankk import (
     precision_recall_at_k_curve,
     ranking_report,
 )
+from sklearn_rankk._core.registry import METRICS
 
 # Some generated queries have no relevant document: the warning is expected
 # and its value (0.0) is what the references compute too.
@@ -62,7 +63,7 @@ def flat_case(seed, n_docs=80):
 
 
 def _call(metric, y_true, y_score, k, params, **kwargs):
-    if metric != "r_precision":
+    if METRICS[metric].needs_k:
         kwargs["k"] = k
     return FUNCS[metric](y_true, y_score, **params, **kwargs)
 
@@ -561,7 +562,7 @@ def test_negative_threshold_with_qid():
     y_true, y_score, qid = flat_case(6, n_docs=60)
     ids = list(dict.fromkeys(qid.tolist()))
     for name, function in FUNCS.items():
-        kwargs = {"k": 3} if name != "r_precision" else {}
+        kwargs = {"k": 3} if METRICS[name].needs_k else {}
         got = function(
             y_true,
             y_score,

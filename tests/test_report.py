@@ -43,7 +43,7 @@ def _mean(values, weights):
 
 
 def _call(metric, y_true, y_score, k, **kwargs):
-    if metric != "r_precision":
+    if METRICS[metric].needs_k:
         kwargs["k"] = k
     return FUNCS[metric](y_true, y_score, **kwargs)
 
@@ -358,7 +358,7 @@ def test_report_matches_metric_functions(options, sparse):
             for key, v in options.items()
             if key in metric_params and key in accepted
         }
-        for k in ks if metric != "r_precision" else (None,):
+        for k in ks if METRICS[metric].needs_k else (None,):
             name = metric if k is None else f"{metric}@{k}"
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMetricWarning)

@@ -54,11 +54,12 @@ from sklearn_rankk import (
     precision_at_k_score,
     r_precision_score,
 )
+from sklearn_rankk._core.registry import METRICS
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 # The metrics with a cut-off k.
-FUNCS = {name: f for name, f in ALL_FUNCS.items() if name != "r_precision"}
+FUNCS = {name: f for name, f in ALL_FUNCS.items() if METRICS[name].needs_k}
 K_NONE_OK = ["mrr", "map", "dcg", "ndcg"]
 NAMES = [
     "precision@2",

@@ -101,9 +101,11 @@ DCG = 6
 NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
+SET_AVERAGE_PRECISION = 10
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
+K_NRET = -2
 # Denominators of AP.
 DEN_RELEVANT = 0
 DEN_MIN = 1

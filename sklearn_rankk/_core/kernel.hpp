@@ -63,13 +63,16 @@ enum Formula : int32_t {
     NDCG = 7,
     FBETA = 8,
     RELATIVE_PRECISION = 9,
+    SET_AVERAGE_PRECISION = 10,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
 
-// Request.k: > 0 a cut-off; K_WHOLE the whole row; K_NREL each row's |R|.
+// Request.k: > 0 a cut-off; K_WHOLE the whole row; K_NREL each row's |R|;
+// K_NRET each row's number of retrieved items (scores above -inf).
 constexpr int64_t K_WHOLE = 0;
 constexpr int64_t K_NREL = -1;
+constexpr int64_t K_NRET = -2;
 
 enum Ties : int32_t { TIES_EXACT = 0, TIES_LATER_FIRST = 1 };
 
@@ -381,7 +384,7 @@ struct Scratch {
     std::vector<double> prev;
     // per rank: grade, expected relevance and gains, first-hit probability,
     // same-group pair probability, group start, group size and relevant count
-    std::vector<double> grade, e, eg_lin, eg_exp, h, pair, ng, rg;
+    std::vector<double> grade, e, ecum, eg_lin, eg_exp, h, pair, ng, rg;
     std::vector<int64_t> gstart;
     // the ideal ranking
     std::vector<double> work_g, ideal_lin, ideal_exp;
@@ -710,6 +713,12 @@ inline double f_beta(const Request &r, double cum, double k, int64_t n_rel) {
     return den > 0 ? (1.0 + b2) * cum / den : 0.0;
 }
 
+// Unranked AP (trec_eval's set_map): cum^2 / (k |R|), 0 if either is 0.
+inline double set_ap(double cum, double k, int64_t n_rel) {
+    const double den = k * (double)n_rel;
+    return den > 0 ? cum * cum / den : 0.0;
+}
+
 // Relative precision: cum / min(k, |R|) (0 without relevant items).
 inline double relative(double cum, double k, int64_t n_rel) {
     const double den = std::min(k, (double)n_rel);
@@ -786,11 +795,23 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     const bool exact = plan.ties == TIES_EXACT;
     const double t = plan.threshold;
     const int64_t n_rel = rel.count(flags);
+    // Retrieved items (scores above -inf; NaN counts, and is flagged), for
+    // the set measures.
+    int64_t n_ret = 0;
+    for (int32_t q = 0; q < n_req; ++q)
+        if (plan.req[q].k == K_NRET) {
+            for (int64_t j = 0; j < m; ++j) n_ret += !((double)s[j] == -INFINITY);
+            break;
+        }
+    // A request's depth: its k, the whole row, |R| or the retrieved items.
+    auto depth = [&](const Request &r) -> int64_t {
+        return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : (r.k == K_NREL ? n_rel : n_ret));
+    };
     // How deep this row is ranked, and how deep its ideal ranking is read.
     int64_t K = 1, K_ideal = 0;
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
-        int64_t want = r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel);
+        int64_t want = depth(r);
         K = std::max(K, std::min(want, m));
         if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
     }
@@ -802,7 +823,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     int64_t D = 0;
     for (int32_t q = 0; q < n_req && D < K; ++q) {
         const Request &r = plan.req[q];
-        const int64_t cut = std::min(r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel), K);
+        const int64_t cut = std::min(depth(r), K);
         const bool ordered = r.curve || r.formula == RECIPROCAL_RANK ||
                              r.formula == AVERAGE_PRECISION || r.formula == DCG ||
                              r.formula == NDCG;
@@ -837,7 +858,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // Per-rank quantities over the retrieved ranks.
     const bool any_exp = plan.any_exponential != 0;
     // (Every rank below K_eff is written by the group loop: no zeroing.)
-    for (auto *vec : {&sc.grade, &sc.e, &sc.eg_lin, &sc.eg_exp, &sc.h, &sc.pair, &sc.ng, &sc.rg})
+    for (auto *vec :
+         {&sc.grade, &sc.e, &sc.ecum, &sc.eg_lin, &sc.eg_exp, &sc.h, &sc.pair, &sc.ng, &sc.rg})
         vec->resize(K_eff);
     sc.gstart.resize(K_eff);
     double *e = sc.e.data(), *eg = sc.eg_lin.data(), *ex = sc.eg_exp.data(), *h = sc.h.data();
@@ -859,6 +881,12 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             for (int64_t col : sc.tied_out)
                 add_gain(rel.grade(col), t, exponential, r_g, g_lin, g_exp, E);
     };
+    // ecum[p]: expected relevant items in ranks [0, p], as a whole number of
+    // items before the group plus this group's share, so that it does not
+    // depend on the order of the groups before (ranks beyond D are not
+    // sorted) and is exact at every group's end.
+    double *ecum = sc.ecum.data();
+    double rel_before = 0.0;
     int64_t a = 0;
     while (a < K_eff) {
         int64_t b = a + 1;
@@ -869,6 +897,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const double n_g = (double)(b - a + (straddles ? outside : 0));
         group_sums(a, b, straddles, any_exp, 0, r_g, g_lin, g_exp);
         double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
+        for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * r_g / n_g;
+        rel_before += r_g;
         if (a >= D) {  // set-based ranks: e (and h for hit) only
             for (int64_t p = a; p < b; ++p) e[p] = ev;
             for (int64_t p = a; p < std::min(b, D_h); ++p) {
@@ -945,7 +975,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const bool curve = r.curve != 0;
         // A request counts the ranks < cut; k_nominal is its nominal cut-off
         // (precision divides by it even past the row's end).
-        const int64_t k_nominal = r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_rel);
+        const int64_t k_nominal = depth(r);
         const int64_t cut = std::min(k_nominal, m);
         const int64_t width = curve ? r.k : 1;
         const int64_t c_end = curve ? width : cut;
@@ -955,15 +985,17 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case RECALL:
         case F1:
         case FBETA:
-        case RELATIVE_PRECISION: {
+        case RELATIVE_PRECISION:
+        case SET_AVERAGE_PRECISION: {
             double cum = 0.0;
             for (int64_t c = 0; c < c_end; ++c) {
-                if (c < K_eff) cum += e[c];
+                if (c < K_eff) cum = ecum[c];
                 if (curve) {
                     double kk = (double)(c + 1);
                     if (r.formula == PRECISION) o[c] = cum / kk;
                     else if (r.formula == RECALL) o[c] = n_rel > 0 ? cum / (double)n_rel : 0.0;
                     else if (r.formula == RELATIVE_PRECISION) o[c] = relative(cum, kk, n_rel);
+                    else if (r.formula == SET_AVERAGE_PRECISION) o[c] = set_ap(cum, kk, n_rel);
                     else o[c] = f_beta(r, cum, kk, n_rel);
                 }
             }
@@ -972,6 +1004,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                 if (r.formula == PRECISION) o[0] = kk > 0 ? cum / kk : 0.0;
                 else if (r.formula == RECALL) o[0] = n_rel > 0 ? cum / (double)n_rel : 0.0;
                 else if (r.formula == RELATIVE_PRECISION) o[0] = relative(cum, kk, n_rel);
+                else if (r.formula == SET_AVERAGE_PRECISION) o[0] = set_ap(cum, kk, n_rel);
                 else o[0] = f_beta(r, cum, kk, n_rel);
             }
             break;

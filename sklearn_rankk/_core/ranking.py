@@ -161,8 +161,8 @@ def compile_requests(requests, n_items):
         metric, options = request.metric, request.options
         if request.curve:
             k = request.k or n_items
-        elif metric.cut_is_n_relevant:
-            k = _kernel.K_NREL
+        elif not metric.needs_k:
+            k = _kernel.K_NREL if metric.cut_is_n_relevant else _kernel.K_NRET
         else:
             k = request.k or _kernel.K_WHOLE
         width = k if request.curve else 1

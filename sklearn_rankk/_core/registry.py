@@ -113,8 +113,12 @@ class Metric:
         The kernel's code of its per-row formula (``_kernel.NDCG``, ...): the
         kernel computes it at any cut-off, or at every cut-off of a curve.
     needs_k : bool
-        Whether the metric has a cut-off ``k`` (False: R-precision, cut at
-        each row's |R|).
+        Whether the metric has a cut-off ``k`` (False: R-precision and the
+        set measures, cut at each row's own depth, see ``row_cut``).
+    row_cut : {"n_relevant", "n_retrieved"}
+        Without ``k``, where each row is cut: at its number of relevant
+        items (R-precision) or of retrieved items, those with a score above
+        ``-inf`` (the set measures).
     allow_k_none : bool
         Whether ``k=None`` (the whole ranking) is accepted.
     graded : bool
@@ -159,6 +163,7 @@ class Metric:
     label: str
     formula: int
     needs_k: bool = True
+    row_cut: str = "n_relevant"
     allow_k_none: bool = False
     graded: bool = False
     needs_ideal: bool = False
@@ -179,7 +184,12 @@ class Metric:
     @property
     def cut_is_n_relevant(self):
         """Whether each row is cut at its own number of relevant items."""
-        return not self.needs_k
+        return not self.needs_k and self.row_cut == "n_relevant"
+
+    @property
+    def cut_note(self):
+        """Where a metric without ``k`` cuts each row, for tables."""
+        return "|R|" if self.row_cut == "n_relevant" else "retrieved items"
 
     @property
     def param_names(self):
@@ -196,6 +206,11 @@ _EXAMPLE_DATA = """\
     >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])"""
 
 _NO_RELEVANT = " (samples with no relevant item)"
+
+_SET_EXAMPLE = """\
+    >>> import numpy as np
+    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, -np.inf, 0.3], [0.2, 0.1, -np.inf, 0.4]])"""
 
 _ENTRIES = (
     Metric(
@@ -234,7 +249,7 @@ _ENTRIES = (
         in_default_report=False,
         trec_eval_cutoff="relative_P",
         summary="""\
-    Relative precision at k: relevant items in the top k over min(k, |R|).
+    Relative precision at k: relevant items in the top k over the most possible.
 
     The denominator is the most relevant items the top ``k`` could hold.
     ``relative_P@k = |relevant items in the top k| / min(k, |R|)``
@@ -460,6 +475,132 @@ _ENTRIES = (
     >>> r_precision_score(y_true, y_score)
     0.25""",
     ),
+    Metric(
+        name="set_precision",
+        function_name="set_precision_score",
+        label="Set precision",
+        formula=_kernel.PRECISION,
+        needs_k=False,
+        row_cut="n_retrieved",
+        empty_rows="zero",
+        in_default_report=False,
+        trec_eval_whole="set_P",
+        summary="""\
+    Set precision: the fraction of the retrieved items that are relevant.
+
+    ``|relevant retrieved| / |retrieved|``, 0 when nothing is retrieved
+    (trec_eval's ``set_P``).
+
+    The set measures ignore the order: they compare the retrieved items
+    (scores above ``-inf``) with the relevant ones, as trec_eval's ``set_*``
+    measures do with the documents a run returns.""",
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import set_precision_score
+    >>> round(set_precision_score(y_true, y_score), 6)
+    0.333333""",
+    ),
+    Metric(
+        name="set_recall",
+        function_name="set_recall_score",
+        label="Set recall",
+        formula=_kernel.RECALL,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="set_recall",
+        summary="""\
+    Set recall: the fraction of the relevant items that are retrieved.
+
+    ``|relevant retrieved| / |R|`` (trec_eval's ``set_recall``).
+
+    The set measures ignore the order: they compare the retrieved items
+    (scores above ``-inf``) with the relevant ones, as trec_eval's ``set_*``
+    measures do with the documents a run returns.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import set_recall_score
+    >>> set_recall_score(y_true, y_score)
+    0.75""",
+    ),
+    Metric(
+        name="set_f",
+        function_name="set_fbeta_score",
+        label="Set F",
+        formula=_kernel.FBETA,
+        needs_k=False,
+        row_cut="n_retrieved",
+        params=(BETA,),
+        in_default_report=False,
+        trec_eval_whole="set_F",
+        summary="""\
+    Set F-beta: the weighted harmonic mean of set precision and set recall.
+
+    ``(1 + beta**2) |relevant retrieved| / (beta**2 |R| + |retrieved|)``
+    (trec_eval's ``set_F``; its parameter ``x`` is ``beta**2``).
+
+    The set measures ignore the order: they compare the retrieved items
+    (scores above ``-inf``) with the relevant ones, as trec_eval's ``set_*``
+    measures do with the documents a run returns.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import set_fbeta_score
+    >>> round(set_fbeta_score(y_true, y_score), 6)
+    0.45""",
+    ),
+    Metric(
+        name="set_relative_precision",
+        function_name="set_relative_precision_score",
+        label="Set relative precision",
+        formula=_kernel.RELATIVE_PRECISION,
+        needs_k=False,
+        row_cut="n_retrieved",
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="set_relative_P",
+        summary="""\
+    Set relative precision: relevant retrieved over the most there could be.
+
+    ``|relevant retrieved| / min(|retrieved|, |R|)``, 0 when nothing is
+    retrieved (trec_eval's ``set_relative_P``).
+
+    The set measures ignore the order: they compare the retrieved items
+    (scores above ``-inf``) with the relevant ones, as trec_eval's ``set_*``
+    measures do with the documents a run returns.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import set_relative_precision_score
+    >>> set_relative_precision_score(y_true, y_score)
+    0.75""",
+    ),
+    Metric(
+        name="set_average_precision",
+        function_name="set_average_precision_score",
+        label="Set AP",
+        formula=_kernel.SET_AVERAGE_PRECISION,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="set_map",
+        summary="""\
+    Unranked average precision: set precision times set recall.
+
+    ``|relevant retrieved|**2 / (|retrieved| |R|)``, 0 when nothing is
+    retrieved (trec_eval's ``set_map``).
+
+    The set measures ignore the order: they compare the retrieved items
+    (scores above ``-inf``) with the relevant ones, as trec_eval's ``set_*``
+    measures do with the documents a run returns.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import set_average_precision_score
+    >>> round(set_average_precision_score(y_true, y_score), 6)
+    0.25""",
+    ),
 )
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
@@ -496,6 +637,11 @@ TREC_EVAL_NICKNAMES = {
         "map_cut",
         "relative_P",
         "success",
+        "set_P",
+        "set_relative_P",
+        "set_recall",
+        "set_map",
+        "set_F",
     ),
 }
 
