@@ -897,8 +897,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const double n_g = (double)(b - a + (straddles ? outside : 0));
         group_sums(a, b, straddles, any_exp, 0, r_g, g_lin, g_exp);
         double ev = r_g / n_g, egv = g_lin / n_g, exv = g_exp / n_g;
-        for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * r_g / n_g;
+        for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * ev;
         rel_before += r_g;
+        if (!straddles) ecum[b - 1] = rel_before;  // whole group: exactly r_g more
         if (a >= D) {  // set-based ranks: e (and h for hit) only
             for (int64_t p = a; p < b; ++p) e[p] = ev;
             for (int64_t p = a; p < std::min(b, D_h); ++p) {
