@@ -193,6 +193,23 @@ def o_r_precision(ranking, row, k, params):
     return sum(row.rel[j] for j in ranking[:n_rel]) / n_rel
 
 
+def o_err(ranking, row, k, params):
+    """Chapelle et al.'s cascade, straight from the definition."""
+    relevant = [g for g, r in zip(row.grades, row.rel) if r]
+    g_max = params["max_grade"]
+    if g_max is None:
+        g_max = max(relevant, default=0)
+    stop = [
+        (2.0**g - 1.0) / 2.0**g_max if r and g > 0 else 0.0
+        for g, r in zip(row.grades, row.rel)
+    ]
+    value, reach = 0.0, 1.0
+    for i, j in enumerate(_top(ranking, k), start=1):
+        value += reach * stop[j] / i
+        reach *= 1.0 - stop[j]
+    return value
+
+
 #: The oracle of every metric of the registry, by name.
 ORACLES = {
     "precision": o_precision,
@@ -211,6 +228,7 @@ ORACLES = {
     "set_f": o_set_f,
     "set_relative_precision": o_set_relative_precision,
     "set_average_precision": o_set_average_precision,
+    "err": o_err,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -234,12 +252,14 @@ PARAM_VALUES = {
     "gain": ("linear", "exponential"),
     "log_base": (2, 10),
     "beta": (0.0, 0.5, 2.0),
+    "max_grade": (None, 3, 6.5),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
     "gain": "linear",
     "log_base": 2,
     "beta": 1.0,
+    "max_grade": 4,
 }
 
 
@@ -247,6 +267,7 @@ class _Row:
     """One row's relevance as the oracle reads it."""
 
     def __init__(self, grades, threshold, gain):
+        self.grades = grades
         self.rel = [g > threshold for g in grades]
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]

@@ -34,6 +34,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t col
         double log_base
         double beta
+        double max_grade
 
     cdef struct Plan:
         const Request* req
@@ -102,6 +103,8 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
+# Peers' measures, numbered apart from trec_eval's.
+ERR = 20
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -158,6 +161,7 @@ cdef vector[Request] _requests(requests) except *:
         r.col = row["col"]
         r.log_base = row["log_base"]
         r.beta = row["beta"]
+        r.max_grade = row["max_grade"]
         out.push_back(r)
     return out
 
@@ -330,6 +334,7 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
     ("beta", np.float64),
+    ("max_grade", np.float64),
 ])
 
 

@@ -38,6 +38,7 @@ from .validation import (
     check_exponential_gain,
     check_inputs,
     check_k,
+    check_max_grade,
     check_option,
     check_real,
     check_sample_weight,
@@ -102,6 +103,8 @@ def check_params(metric, params):
         value = params.get(p.name, p.default)
         if p.choices is not None:
             value = check_option(value, p.name, p.choices)
+        elif value is None and p.none_ok:
+            pass
         else:
             value = check_real(value, p.name, low=p.low, low_inclusive=p.low_inclusive)
         out[p.name] = value
@@ -270,6 +273,8 @@ def row_values(
         )
     if any(r.options.get("gain") == "exponential" for r in requests):
         check_exponential_gain(data.y_true, threshold)
+    for max_grade in {r.options.get("max_grade") for r in requests} - {None}:
+        check_max_grade(data.y_true, threshold, max_grade)
     n_items = data.shape[1]
     compiled = compile_requests(requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT

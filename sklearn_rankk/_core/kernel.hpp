@@ -64,6 +64,8 @@ enum Formula : int32_t {
     FBETA = 8,
     RELATIVE_PRECISION = 9,
     SET_AVERAGE_PRECISION = 10,
+    // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
+    ERR = 20,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -93,6 +95,7 @@ struct Request {
     int64_t col;  // first output column
     double log_base;
     double beta;  // FBETA
+    double max_grade;  // ERR: g_max of R = (2**g - 1) / 2**g_max; NaN: the row's largest grade
 };
 
 struct Plan {
@@ -334,6 +337,13 @@ struct Aligned {
             if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
     }
 
+    // fn(grade) for every item of the whole row whose score is kth.
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        for (int64_t j = 0; j < m; ++j)
+            if ((double)s[j] == kth) fn(grade(j));
+    }
+
     static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
     static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
 };
@@ -372,6 +382,12 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j)
             if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
     }
+    // fn(grade) for the stored items of score kth (the others are 0).
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        for (int64_t j = a; j < b; ++j)
+            if ((double)s[indices[j]] == kth) fn(data[j]);
+    }
 };
 
 // ---- the best K items of a row ----------------------------------------------
@@ -391,6 +407,9 @@ struct Scratch {
     // discounts of DCG; gains scaled down for rows whose DCG overflows
     std::vector<double> disc, scaled;
     double disc_base = 0.0;
+    // ERR: a tie group's stopping probabilities, the recurrence's means, the
+    // row's largest relevant grade
+    std::vector<double> err_r, err_m, err_t, err_top;
 };
 
 inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
@@ -826,7 +845,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const int64_t cut = std::min(depth(r), K);
         const bool ordered = r.curve || r.formula == RECIPROCAL_RANK ||
                              r.formula == AVERAGE_PRECISION || r.formula == DCG ||
-                             r.formula == NDCG;
+                             r.formula == NDCG || r.formula == ERR;
         if (ordered || cut < K) D = std::max(D, cut);
     }
     // Beyond D the set-based formulas read only e, and hit its h.
@@ -970,6 +989,88 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         return idcg;
     };
 
+    /* ERR (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009): the sum over
+     * ranks p of R_p / (p + 1) times the product of (1 - R) over the ranks
+     * before, R = (2**g - 1) / 2**g_max for a relevant grade g > 0, else 0.
+     * Exact under ties: a group of n items starting at rank a puts at offset
+     * o a uniformly random member x after a uniformly random o-subset B of
+     * the others, so its term is T(o) / (a + o + 1) times the product over
+     * the groups before, T(o) = E[R_x prod_B (1 - R)]. One member at a time
+     * (v = 1 - R), on means over subsets (convex combinations: no binomial
+     * coefficients, no overflow):
+     *   M_j(o): mean over o-subsets of the first j members of prod v
+     *   G_j(o): mean over (o+1)-subsets B of sum_{x in B} R_x prod_{B - x} v
+     *   M_j(o) = (j-o)/j M_{j-1}(o) + o/j v_j M_{j-1}(o-1)
+     *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
+     * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group. */
+    double row_top = 0.0;  // the row's largest relevant grade (ERR, max_grade=None)
+    for (int32_t q = 0; q < n_req; ++q)
+        if (plan.req[q].formula == ERR && plan.req[q].max_grade != plan.req[q].max_grade) {
+            rel.ideal(sc.err_top, n_rel, 1);
+            row_top = sc.err_top.empty() ? 0.0 : sc.err_top[0];
+            break;
+        }
+    auto err_row = [&](const Request &r, bool curve, int64_t c_end, double *o) {
+        const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
+        const double low = std::exp2(-gmax);
+        auto stop = [&](double y) { return (y > t && y > 0.0) ? std::exp2(y - gmax) - low : 0.0; };
+        const int64_t end = std::min(c_end, K_eff);
+        double survive = 1.0, err = 0.0;
+        auto &R = sc.err_r, &M = sc.err_m, &G = sc.err_t;
+        for (int64_t a = 0; a < end;) {
+            const int64_t n = (int64_t)ng[a];
+            const int64_t b = std::min(a + n, K);
+            if (n == 1) {
+                const double rv = stop(sc.grade[a]);
+                err += survive * rv / (double)(a + 1);
+                survive *= 1.0 - rv;
+                if (curve) o[a] = err;
+                a = b;
+                continue;
+            }
+            R.clear();
+            auto take = [&](double y) {
+                const double rv = stop(y);
+                if (rv > 0.0) R.push_back(rv);
+            };
+            const bool straddles = n > b - a;
+            if (straddles && !listed) {
+                rel.visit_tied(s, tv[a], take);
+            } else {
+                for (int64_t p = a; p < b; ++p) take(sc.grade[p]);
+                if (straddles)
+                    for (int64_t col : sc.tied_out) take(rel.grade(col));
+            }
+            const int64_t lim = std::min(n, end - a);  // offsets read
+            if (!R.empty()) {
+                M.assign(lim, 0.0);
+                G.assign(lim, 0.0);
+                M[0] = 1.0;
+                const int64_t q = (int64_t)R.size();
+                for (int64_t j = 1; j <= n; ++j) {
+                    const double rj = j <= q ? R[j - 1] : 0.0, vj = 1.0 - rj, dj = (double)j;
+                    for (int64_t x = std::min(j, lim - 1); x >= 0; --x) {
+                        const double xd = (double)x;
+                        if (x <= j - 1)
+                            G[x] = (dj - xd - 1.0) / dj * G[x] +
+                                   (xd + 1.0) / dj * (rj * M[x] + (x > 0 ? vj * G[x - 1] : 0.0));
+                        if (x >= 1) M[x] = (dj - xd) / dj * M[x] + xd / dj * vj * M[x - 1];
+                    }
+                }
+            }
+            for (int64_t x = 0; x < lim; ++x) {
+                if (!R.empty()) err += survive * G[x] / (double)(x + 1) / (double)(a + x + 1);
+                if (curve) o[a + x] = err;
+            }
+            for (double rv : R) survive *= 1.0 - rv;
+            a = b;
+        }
+        if (curve)
+            for (int64_t c = end; c < c_end; ++c) o[c] = err;
+        else
+            o[0] = err;
+    };
+
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
         double *o = out + r.col;
@@ -1062,6 +1163,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             if (!curve) o[0] = ap_value(r.denominator, num, cum_e, k_nominal, cut, view, ga, c0, n0);
             break;
         }
+        case ERR:
+            err_row(r, curve, c_end, o);
+            break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }

@@ -174,6 +174,8 @@ def compile_requests(requests, n_items):
         row["col"] = col
         row["log_base"] = options.get("log_base", 2)
         row["beta"] = options.get("beta", 1.0)
+        max_grade = options.get("max_grade")  # ERR; None: each row's largest grade
+        row["max_grade"] = np.nan if max_grade is None else max_grade
         columns.append(slice(col, col + width))
         col += width
     return Compiled(array, col, columns)

@@ -37,6 +37,10 @@ class Param:
         The accepted values, if it is an option.
     low : float or None
         If a real number: the value must be larger than ``low``.
+    low_inclusive : bool
+        Whether ``low`` itself is accepted.
+    none_ok : bool
+        Whether None is accepted besides a real number.
     doc : str
         Its numpydoc entry (type line and description).
     """
@@ -47,6 +51,7 @@ class Param:
     low: float | None = None
     low_inclusive: bool = False
     doc: str = ""
+    none_ok: bool = False
 
 
 DENOMINATOR = Param(
@@ -92,8 +97,23 @@ BETA = Param(
         weights by ``x = beta**2``.""",
 )
 
+MAX_GRADE = Param(
+    "max_grade",
+    4,
+    low=0.0,
+    none_ok=True,
+    doc="""\
+    max_grade : float or None, default=4
+        The largest grade of the scale, ``g_max`` in ``R = (2**g - 1) /
+        2**g_max``, the probability that an item of grade ``g`` satisfies the
+        user. The default 4 is gdeval's (TREC Web track, ir-measures' ``ERR``)
+        and RankLib's: a 0-4 scale. None takes each row's largest relevant
+        grade (rankeval), so that the best item of every row has
+        ``R = 1 - 2**-g``. A relevant grade above ``max_grade`` is an error.""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
-PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA)}
+PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA, MAX_GRADE)}
 
 
 @dataclass(frozen=True)
@@ -600,6 +620,36 @@ _ENTRIES = (
     >>> from sklearn_rankk import set_average_precision_score
     >>> round(set_average_precision_score(y_true, y_score), 6)
     0.25""",
+    ),  # ---- measures of other peers (ERR, fall-out) ----
+    Metric(
+        name="err",
+        function_name="err_at_k_score",
+        label="ERR",
+        formula=_kernel.ERR,
+        allow_k_none=True,
+        graded=True,
+        params=(MAX_GRADE,),
+        empty_rows="zero",
+        in_default_report=False,
+        summary="""\
+    Expected reciprocal rank at k (Chapelle, Metzler, Zhang, Grinspan, 2009).
+
+    A user scans the ranking from the top and stops at an item of grade ``g``
+    with probability ``R = (2**g - 1) / 2**max_grade``; ERR is the expected
+    reciprocal rank where the user stops: ``ERR@k = sum over ranks r <= k of
+    R_r / r * prod over ranks i < r of (1 - R_i)``. Items at or below the
+    relevance threshold, and negative grades, have ``R = 0``. Under ties, the
+    exact expectation over the orderings of each tie group (a recurrence
+    over the group's members).""",
+        examples="""\
+    >>> import numpy as np
+    >>> from sklearn_rankk import err_at_k_score
+    >>> y_true = np.array([[3, 0, 1, 0], [0, 2, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    >>> round(err_at_k_score(y_true, y_score, k=None), 6)
+    0.258179
+    >>> err_at_k_score([[3, 0, 1]], [[0.9, 0.5, 0.2]], k=1, max_grade=3)
+    0.875""",
     ),
 )
 
