@@ -256,7 +256,10 @@ class RankingReport:
         counts = self.n_averaged or {}
         if all(n == self.n_samples for n in counts.values()):
             return []
-        left_out = "zero_division=nan leaves out samples with no relevant item"
+        when = sorted(
+            {METRICS[name.partition("@")[0]].undefined_when for name in counts}
+        )
+        left_out = f"zero_division=nan leaves out samples with {' or '.join(when)}"
         if len(set(counts.values())) == 1:
             (n,) = set(counts.values())
             return [f"Means over {n} of {self.n_samples} samples ({left_out})"]

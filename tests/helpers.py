@@ -210,6 +210,15 @@ def o_err(ranking, row, k, params):
     return value
 
 
+def o_fall_out(ranking, row, k, params):
+    """Judged non-relevant items (0 <= grade <= threshold) in the top k over
+    those of the row; None without any."""
+    judged = [0 <= g <= row.threshold for g in row.grades]
+    if not any(judged):
+        return None
+    return sum(judged[j] for j in _top(ranking, k)) / sum(judged)
+
+
 #: The oracle of every metric of the registry, by name.
 ORACLES = {
     "precision": o_precision,
@@ -229,6 +238,7 @@ ORACLES = {
     "set_relative_precision": o_set_relative_precision,
     "set_average_precision": o_set_average_precision,
     "err": o_err,
+    "fall_out": o_fall_out,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -244,7 +254,22 @@ ORACLE_UNDEFINED = {
     "set_f",
     "set_relative_precision",
     "set_average_precision",
+    "fall_out",
 }
+
+#: Metrics undefined on the rows with no non-relevant item (0 <= grade <=
+#: threshold) instead of the rows with no relevant item.
+NO_NON_RELEVANT = {"fall_out"}
+
+
+def empty_rows(metric, y_true, threshold=0):
+    """The rows where ``zero_division`` applies to ``metric`` (None: the rows
+    with no relevant item)."""
+    y = np.asarray(y_true)
+    if metric in NO_NON_RELEVANT:
+        return ~np.any((y >= 0) & (y <= threshold), axis=1)
+    return ~np.any(y > threshold, axis=1)
+
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
@@ -268,6 +293,7 @@ class _Row:
 
     def __init__(self, grades, threshold, gain):
         self.grades = grades
+        self.threshold = threshold
         self.rel = [g > threshold for g in grades]
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
@@ -295,14 +321,14 @@ def oracle(metric, y_true, y_score, **kwargs):
     ]
 
 
-def fill_undefined(values, zero_division, y_true=None, threshold=0):
+def fill_undefined(values, zero_division, y_true=None, threshold=0, metric=None):
     """Oracle values with ``zero_division`` in the undefined rows (None) and,
     given ``y_true``, in every row with no relevant item (where precision,
     hit, MRR and DCG are 0 by definition, and zero_division=1.0 or nan still
-    applies)."""
+    applies), or for fall-out (``metric``) with no non-relevant item."""
     empty = [False] * len(values)
     if y_true is not None:
-        empty = (~np.any(np.asarray(y_true) > threshold, axis=1)).tolist()
+        empty = empty_rows(metric, y_true, threshold).tolist()
     return np.array(
         [zero_division if v is None or e else v for v, e in zip(values, empty)],
         dtype=np.float64,

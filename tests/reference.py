@@ -489,8 +489,26 @@ def err(y_true, y_score, cut, params, threshold, ignore_ties):
     return values, ~relevant.any(axis=1)
 
 
+def fall_out(y_true, y_score, cut, params, threshold, ignore_ties):
+    """Judged non-relevant items (0 <= y <= threshold) in the top cut over
+    those of the row: each tie group contributes its share of them for the
+    fraction of its members inside the cut."""
+    y = np.asarray(y_true, dtype=np.float64)
+    s = np.asarray(y_score, dtype=np.float64)
+    judged = (y >= 0) & (y <= threshold)
+    found = np.zeros(y.shape[0])
+    for i in range(y.shape[0]):
+        a = 0
+        for group in _groups(s[i], ignore_ties):
+            inside = min(len(group), max(0, cut[i] - a))
+            found[i] += np.count_nonzero(judged[i, group]) * inside / len(group)
+            a += len(group)
+    total = judged.sum(axis=1)
+    return safe_div(found, total), total == 0
+
+
 #: Formulas read from the inputs themselves, not from ``reference_ranked``.
-RAW_FORMULAS = {"err": err}
+RAW_FORMULAS = {"err": err, "fall_out": fall_out}
 
 
 def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, threshold):

@@ -200,7 +200,18 @@ def brute_force(relevant, ranked, k):
         "dcg": dcg,
         "ndcg": dcg / idcg if idcg > 0 else np.nan,
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
+        "err": _err(rel),
     }
+
+
+def _err(grades_in_order, g_max=4):
+    """Chapelle et al.'s cascade over the ranked grades (max_grade=4)."""
+    value, reach = 0.0, 1.0
+    for r, g in enumerate(grades_in_order, start=1):
+        stop = (2.0**g - 1) / 2.0**g_max if g > 0 else 0.0
+        value += reach * stop / r
+        reach *= 1 - stop
+    return value
 
 
 def _set_measures(grades, ranked):
@@ -219,7 +230,10 @@ def _set_measures(grades, ranked):
     }
 
 
-FUNCTIONS = FUNCS
+# Fall-out divides by the non-relevant items of a row, which id lists do not
+# define: the padding and the unjudged ranked ids count (see
+# test_fall_out_counts_the_padding); test_common checks it on matrices.
+FUNCTIONS = {name: f for name, f in FUNCS.items() if name != "fall_out"}
 
 
 def random_queries(seed, n_queries=25, graded=True):
@@ -382,3 +396,15 @@ def test_empty_everything():
     y_true, y_score = from_id_lists([set(), set()], [[], []])
     assert y_true.shape == (2, 1) and np.isneginf(y_score).all()
     assert precision_at_k_score(y_true, y_score, k=3) == 0.0
+
+
+def test_fall_out_counts_the_padding():
+    """The padding (relevance 0) is non-relevant for fall-out: a known limit
+    of id lists, which name no collection; the value is that of the padded
+    matrix."""
+    y_true, y_score = from_id_lists([{"a"}, {"x"}], [["a", "b"], ["y", "z", "w"]])
+    rows = FUNCS["fall_out"](y_true, y_score, k=2, average=None)
+    # Row 1: "a", "b"; its non-relevant items are "b" and two padding items
+    # (1/1 without them). Row 2: "y", "z", two of its 3 non-relevant items
+    # ("x", relevant, is unranked).
+    np.testing.assert_array_equal(rows, [1 / 3, 2 / 3])

@@ -153,6 +153,7 @@ def test_every_relevance_layout_and_thread_count(layout, threads, monkeypatch):
         y = y > 0
     names = ["precision@5", "recall@40", "hit@3", "mrr", "map@50", "ndcg@20"]
     names += ["ndcg", "dcg@7", "f1@9", "r_precision", "err@20", "err"]
+    names += ["neg_fall_out@30", "neg_fall_out"]  # scorers of a loss: neg_
     from sklearn_rankk import get_scorer
     from sklearn_rankk._core import engine
 

@@ -7,10 +7,21 @@ hand-worked examples and their conventions (the largest grade of ERR, the
 lower-is-better scorer of fall-out).
 """
 
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.model_selection import GridSearchCV
 
-from sklearn_rankk import err_at_k_score, get_scorer
+from sklearn_rankk import (
+    err_at_k_score,
+    fall_out_at_k_loss,
+    get_scorer,
+    make_ranking_scorer,
+    ranking_report,
+)
 
 # --------------------------------------------------------------------------
 # ERR@k
@@ -84,3 +95,120 @@ def test_err_scorers():
     # max_grade=None: row 1's largest grade is 3 (R = 7/8, 1/8), row 2's is 2.
     assert rows["err@3"] == pytest.approx((7 / 8 + 0) / 2)
     assert rows["err"] == pytest.approx((7 / 8 + (1 / 8) * (1 / 8) / 4 + 3 / 4 / 4) / 2)
+
+
+# --------------------------------------------------------------------------
+# fall-out@k
+# --------------------------------------------------------------------------
+
+Y_TRUE = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+Y_SCORE = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+
+
+def test_fall_out_worked_example():
+    # Row 1: ranks 1-2 hold items 0 (relevant) and 1, one of its 2 non-relevant
+    # items; row 2: items 2 and 3, two of its 3 non-relevant items.
+    rows = fall_out_at_k_loss(Y_TRUE, Y_SCORE, k=2, average=None)
+    np.testing.assert_array_equal(rows, [1 / 2, 2 / 3])
+    assert fall_out_at_k_loss(Y_TRUE, Y_SCORE, k=2) == pytest.approx(7 / 12)
+    # The whole ranking retrieves every non-relevant item: 1; a non-relevant
+    # item scored -inf is not retrieved but still counts.
+    assert fall_out_at_k_loss(Y_TRUE, Y_SCORE, k=None) == 1.0
+    unretrieved = np.where(Y_TRUE == 0, Y_SCORE, 0.0)
+    unretrieved[0, 3] = -np.inf
+    assert fall_out_at_k_loss(Y_TRUE[:1], unretrieved[:1], k=None) == 1 / 2
+
+
+def test_fall_out_ties():
+    # A constant score: each non-relevant item is in the top k with
+    # probability k / n, whatever the row.
+    rows = fall_out_at_k_loss(Y_TRUE, np.zeros((2, 4)), k=1, average=None)
+    np.testing.assert_array_equal(rows, [1 / 4, 1 / 4])
+    # One relevant and two non-relevant items tied at the top, k = 2: the
+    # top 2 holds 4/3 non-relevant items on average, of 3 in the row.
+    y_true, y_score = [[0, 1, 0, 0]], [[0.5, 0.5, 0.5, 0.1]]
+    assert fall_out_at_k_loss(y_true, y_score, k=2) == pytest.approx(4 / 9)
+    # ignore_ties: the later column first, items 2 and 1.
+    value = fall_out_at_k_loss(y_true, y_score, k=2, ignore_ties=True)
+    assert value == 1 / 3
+
+
+def test_fall_out_counts_judged_non_relevant_items_only():
+    # A negative grade is not judged: neither relevant nor non-relevant.
+    y_score = [[0.9, 0.8, 0.7, 0.6]]
+    assert fall_out_at_k_loss([[-1, 0, 1, 0]], y_score, k=2) == 1 / 2
+    # Non-relevant: 0 <= grade <= relevance_threshold.
+    y_true = [[2, 1, 0, -2]]
+    assert fall_out_at_k_loss(y_true, y_score, k=1, relevance_threshold=1) == 0.0
+    assert fall_out_at_k_loss(y_true, y_score, k=2, relevance_threshold=1) == 1 / 2
+    # At threshold 0, only the grade 0 at rank 3 is non-relevant.
+    assert fall_out_at_k_loss(y_true, y_score, k=2) == 0.0
+    assert fall_out_at_k_loss(y_true, y_score, k=3) == 1.0
+
+
+def test_fall_out_undefined_without_non_relevant_items():
+    y_true = [[1, 1, 1], [1, 0, 0]]
+    y_score = [[0.3, 0.2, 0.1], [0.3, 0.2, 0.1]]
+    with pytest.warns(UndefinedMetricWarning, match="1 of 2 samples with no non-rel"):
+        rows = fall_out_at_k_loss(y_true, y_score, k=2, average=None)
+    np.testing.assert_array_equal(rows, [0.0, 1 / 2])
+    rows = fall_out_at_k_loss(y_true, y_score, k=2, zero_division=1.0, average=None)
+    np.testing.assert_array_equal(rows, [1.0, 1 / 2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fall_out_at_k_loss(y_true, y_score, k=2, zero_division=np.nan) == 0.5
+        # A row with no relevant item is defined: every item is non-relevant.
+        assert fall_out_at_k_loss([[0, 0, 0, 0]], [[4, 3, 2, 1]], k=1) == 1 / 4
+
+
+def test_fall_out_scorer_is_negated():
+    scorer = get_scorer(["neg_fall_out@2", "precision@2"])
+    values = scorer._score(Y_TRUE, Y_SCORE)
+    assert values["neg_fall_out@2"] == pytest.approx(-7 / 12)
+    assert values["precision@2"] == 0.25
+    made = make_ranking_scorer(fall_out_at_k_loss, k=2)
+    assert made.keys == ["neg_fall_out@2"]
+    assert made._score(Y_TRUE, Y_SCORE) == pytest.approx(-7 / 12)
+    # A perfect ranking scores -0.0 as 0.0, the best value.
+    assert get_scorer("neg_fall_out@1")._score(Y_TRUE, Y_TRUE * 1.0) == 0.0
+    # zero_division applies to the loss, then the scorer negates it.
+    y_true = [[1, 1], [1, 0]]
+    one = get_scorer("neg_fall_out", zero_division=1.0)._score(y_true, [[1, 0], [1, 0]])
+    assert one == pytest.approx(-(1.0 + 1.0) / 2)
+    with pytest.raises(ValueError, match="'neg_fall_out@10'"):
+        get_scorer("fall_out@10")
+    with pytest.raises(ValueError, match="Unknown scorer name 'neg_precision@10'"):
+        get_scorer("neg_precision@10")
+
+
+class _Ranker(BaseEstimator):
+    """Scores the items by sign * X: the truth plus noise, or its reverse."""
+
+    def __init__(self, sign=1.0):
+        self.sign = sign
+
+    def fit(self, X, y):
+        return self
+
+    def decision_function(self, X):
+        return self.sign * X
+
+
+def test_grid_search_minimises_fall_out():
+    rng = np.random.default_rng(0)
+    Y = (rng.random((60, 8)) < 0.4).astype(int)
+    X = Y + rng.random(Y.shape)
+    for scoring in (
+        get_scorer("neg_fall_out@3"),
+        make_ranking_scorer(fall_out_at_k_loss, k=3, zero_division=0.0),
+    ):
+        search = GridSearchCV(
+            _Ranker(), {"sign": [-1.0, 1.0]}, scoring=scoring, cv=3
+        ).fit(X, Y)
+        assert search.best_params_ == {"sign": 1.0}
+        assert search.best_score_ <= 0.0
+
+
+def test_fall_out_in_a_report_is_the_loss_itself():
+    report = ranking_report(Y_TRUE, Y_SCORE, k=[2], metrics=["fall_out"])
+    assert report.scores["fall_out@2"] == pytest.approx(7 / 12)

@@ -105,6 +105,7 @@ RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
 # Peers' measures, numbered apart from trec_eval's.
 ERR = 20
+FALL_OUT = 21
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1

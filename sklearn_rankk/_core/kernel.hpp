@@ -66,6 +66,7 @@ enum Formula : int32_t {
     SET_AVERAGE_PRECISION = 10,
     // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
     ERR = 20,
+    FALL_OUT = 21,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -337,6 +338,14 @@ struct Aligned {
             if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
     }
 
+    // Items of the row whose grade satisfies pred.
+    template <class F>
+    int64_t count_if(F &&pred) const {
+        int64_t c = 0;
+        for (int64_t j = 0; j < m; ++j) c += pred((double)y[j]) ? 1 : 0;
+        return c;
+    }
+
     // fn(grade) for every item of the whole row whose score is kth.
     template <class S, class F>
     void visit_tied(const S *s, double kth, F &&fn) const {
@@ -382,6 +391,13 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j)
             if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
     }
+    // Stored items whose grade satisfies pred (the others are 0).
+    template <class F>
+    int64_t count_if(F &&pred) const {
+        int64_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += pred(data[j]) ? 1 : 0;
+        return c;
+    }
     // fn(grade) for the stored items of score kth (the others are 0).
     template <class S, class F>
     void visit_tied(const S *s, double kth, F &&fn) const {
@@ -410,6 +426,8 @@ struct Scratch {
     // ERR: a tie group's stopping probabilities, the recurrence's means, the
     // row's largest relevant grade
     std::vector<double> err_r, err_m, err_t, err_top;
+    // fall-out: expected judged non-relevant items in ranks [0, p]
+    std::vector<double> nrcum;
 };
 
 inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
@@ -905,6 +923,18 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // depend on the order of the groups before (ranks beyond D are not
     // sorted) and is exact at every group's end.
     double *ecum = sc.ecum.data();
+    /* Fall-out counts the judged non-relevant items, 0 <= y <= t (a negative
+     * grade is not judged): per group their expected number at each rank, as
+     * ecum; n_nonrel for the whole row. */
+    bool want_nr = false;
+    for (int32_t q = 0; q < n_req; ++q) want_nr = want_nr || plan.req[q].formula == FALL_OUT;
+    auto judged_rel = [t](double y) { return y < 0.0 || y > t; };  // not non-relevant
+    int64_t n_nonrel = 0;
+    double nr_before = 0.0;
+    if (want_nr) {
+        sc.nrcum.resize(K_eff);
+        n_nonrel = m - rel.count_if(judged_rel);
+    }
     double rel_before = 0.0;
     int64_t a = 0;
     while (a < K_eff) {
@@ -919,6 +949,21 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * ev;
         rel_before += r_g;
         if (!straddles) ecum[b - 1] = rel_before;  // whole group: exactly r_g more
+        if (want_nr) {
+            int64_t other = 0;  // members that are relevant or not judged
+            if (straddles && !listed) {
+                rel.visit_tied(s, tv[a], [&](double y) { other += judged_rel(y); });
+            } else {
+                for (int64_t p = a; p < b; ++p) other += judged_rel(sc.grade[p]);
+                if (straddles)
+                    for (int64_t col : sc.tied_out) other += judged_rel(rel.grade(col));
+            }
+            const double nr_g = n_g - (double)other;
+            for (int64_t p = a; p < b; ++p)
+                sc.nrcum[p] = nr_before + (double)(p - a + 1) * (nr_g / n_g);
+            nr_before += nr_g;
+            if (!straddles) sc.nrcum[b - 1] = nr_before;
+        }
         if (a >= D) {  // set-based ranks: e (and h for hit) only
             for (int64_t p = a; p < b; ++p) e[p] = ev;
             for (int64_t p = a; p < std::min(b, D_h); ++p) {
@@ -1166,6 +1211,18 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case ERR:
             err_row(r, curve, c_end, o);
             break;
+        case FALL_OUT: {
+            // Judged non-relevant items in the top k over those of the row.
+            double cum = 0.0;
+            const double den = (double)n_nonrel;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) cum = sc.nrcum[c];
+                if (curve) o[c] = den > 0 ? cum / den : 0.0;
+            }
+            if (!curve) o[0] = den > 0 ? cum / den : 0.0;
+            is_empty = n_nonrel == 0;
+            break;
+        }
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }

@@ -165,6 +165,12 @@ class Metric:
     in_default_report : bool
         Whether :func:`~sklearn_rankk.ranking_report` shows it by default
         (F-beta does not: at its default beta it is F1).
+    greater_is_better : bool
+        False for a loss (fall-out): its function ends in ``_loss``, and its
+        scorer, ``"neg_<name>@<k>"``, gives the negated value, which model
+        selection maximises (scikit-learn's convention).
+    undefined_when : str
+        The rows where ``zero_division`` applies, in words (messages).
     trec_eval_cutoff : str or None
         trec_eval's name of the metric at a cut-off (``"P"`` for ``P_10``).
     trec_eval_whole : str or None
@@ -193,6 +199,8 @@ class Metric:
     trivial_at_full_depth: bool = False
     empty_rows: str = "zero_division"
     in_default_report: bool = True
+    greater_is_better: bool = True
+    undefined_when: str = "no relevant item"
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -218,6 +226,11 @@ class Metric:
     def scorer_name(self, k):
         """``"ndcg@10"``; the name alone for ``k=None`` or no cut-off."""
         return self.name if k is None or not self.needs_k else f"{self.name}@{k}"
+
+    @property
+    def scorer_prefix(self):
+        """``"neg_"`` for a loss (its scorers give the negated value), else ""."""
+        return "" if self.greater_is_better else "neg_"
 
 
 _EXAMPLE_DATA = """\
@@ -647,9 +660,40 @@ _ENTRIES = (
     >>> y_true = np.array([[3, 0, 1, 0], [0, 2, 0, 0]])
     >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
     >>> round(err_at_k_score(y_true, y_score, k=None), 6)
-    0.258179
+    0.246582
     >>> err_at_k_score([[3, 0, 1]], [[0.9, 0.5, 0.2]], k=1, max_grade=3)
     0.875""",
+    ),
+    Metric(
+        name="fall_out",
+        function_name="fall_out_at_k_loss",
+        label="Fall-out",
+        formula=_kernel.FALL_OUT,
+        allow_k_none=True,
+        in_default_report=False,
+        greater_is_better=False,
+        undefined_when="no non-relevant item",
+        summary="""\
+    Fall-out at k: the fraction of the non-relevant items that are in the top k.
+
+    ``fall_out@k = |non-relevant items in the top k| / |non-relevant items|``
+    (torchmetrics' ``retrieval_fall_out``), the false positive rate of
+    retrieving the top ``k``. Lower is better: a loss, hence the ``_loss``
+    name, and its scorer ``"neg_fall_out@10"`` gives the negated value, as
+    scikit-learn's ``"neg_log_loss"``. Non-relevant means judged and not
+    relevant, ``0 <= y_true <= relevance_threshold``: a negative grade is
+    not judged (trec_eval's convention) and counts nowhere. Non-relevant
+    items scored ``-inf`` count in the denominator. Linear in the number of
+    non-relevant items in the top ``k``, so the exact expectation under ties
+    is the formula at its expected value.""",
+        undefined_doc=" (samples with no non-relevant item)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import fall_out_at_k_loss
+    >>> round(fall_out_at_k_loss(y_true, y_score, k=2), 6)
+    0.583333
+    >>> fall_out_at_k_loss(y_true, y_score, k=2, average=None)
+    array([0.5       , 0.66666667])""",
     ),
 )
 
@@ -708,30 +752,59 @@ def metric_for_alias(alias):
 _SCORER_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
 
 
-def scorer_name_forms():
-    """The forms of scorer names, ``<k>`` standing for any positive integer."""
-    with_k = [f"{m.name}@<k>" for m in _ENTRIES if m.needs_k]
-    alone = [m.name for m in _ENTRIES if m.allow_k_none]
-    return with_k + alone + [m.name for m in _ENTRIES if not m.needs_k]
+def scorer_name_forms(signed=False):
+    """The forms of scorer names, ``<k>`` standing for any positive integer.
+
+    ``signed``: as scorers spell them, a loss with its ``neg_`` prefix (the
+    report and the command line use the metric's own name).
+    """
+
+    def spell(m):
+        return m.scorer_prefix + m.name if signed else m.name
+
+    with_k = [f"{spell(m)}@<k>" for m in _ENTRIES if m.needs_k]
+    alone = [spell(m) for m in _ENTRIES if m.allow_k_none]
+    return with_k + alone + [spell(m) for m in _ENTRIES if not m.needs_k]
 
 
-def parse_scorer_name(name):
-    """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None)."""
+def parse_scorer_name(name, signed=False):
+    """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None).
+
+    ``signed``: a scorer's name, where a loss is spelled with ``neg_``
+    (``"neg_fall_out@10"``) and its plain name is refused: a scorer of the
+    loss itself would be maximised by model selection.
+    """
     if not isinstance(name, str):
         raise TypeError(f"A scorer name must be a string; got {name!r}.")
     match = _SCORER_NAME.match(name)
-    metric = METRICS.get(match["metric"]) if match else None
+    base = match["metric"] if match else None
+    if signed and base is not None and base.startswith("neg_"):
+        loss = METRICS.get(base[len("neg_") :])
+        if loss is not None and not loss.greater_is_better:
+            base = loss.name
+        else:
+            base = None
+    elif signed and base in METRICS and not METRICS[base].greater_is_better:
+        loss = METRICS[base]
+        at = "" if match["k"] is None else f"@{match['k']}"
+        raise ValueError(
+            f"{loss.name} is a loss (lower is better): its scorer is "
+            f"'neg_{loss.name}{at or '@10'}', the negated value, which model "
+            f"selection maximises. {loss.function_name} and ranking_report give "
+            f"the value itself."
+        )
+    metric = METRICS.get(base) if base else None
     if metric is not None:
         if match["k"] is None:
             if metric.allow_k_none or not metric.needs_k:
                 return metric, None
         elif metric.needs_k:
             return metric, int(match["k"])
-    forms = scorer_name_forms()
+    forms = scorer_name_forms(signed)
     if metric is not None and match["k"] is None:
+        spelled = (metric.scorer_prefix if signed else "") + metric.name
         hint = (
-            f" {metric.name} needs a cut-off: use '{metric.name}@<k>', e.g. "
-            f"'{metric.name}@10'."
+            f" {metric.name} needs a cut-off: use '{spelled}@<k>', e.g. '{spelled}@10'."
         )
     else:
         concrete = [f.replace("<k>", "10") for f in forms]
