@@ -219,6 +219,13 @@ RANKK_CLONES R max_below(const R *y, int64_t m, R b) {
 }
 
 template <class R>
+RANKK_CLONES int64_t count_below_zero(const R *y, int64_t m) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] < (R)0;
+    return c;
+}
+
+template <class R>
 RANKK_CLONES int64_t count_equal(const R *y, int64_t m, R v) {
     int64_t c = 0;
     for (int64_t j = 0; j < m; ++j) c += y[j] == v;
@@ -338,12 +345,11 @@ struct Aligned {
             if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
     }
 
-    // Items of the row whose grade satisfies pred.
-    template <class F>
-    int64_t count_if(F &&pred) const {
-        int64_t c = 0;
-        for (int64_t j = 0; j < m; ++j) c += pred((double)y[j]) ? 1 : 0;
-        return c;
+    // Items of the row with a negative grade (not judged): 0 for unsigned
+    // grades, else one vectorised read.
+    int64_t count_negative() const {
+        if constexpr (std::is_unsigned<R>::value) return 0;
+        else return count_below_zero(y, m);
     }
 
     // fn(grade) for every item of the whole row whose score is kth.
@@ -391,11 +397,10 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j)
             if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
     }
-    // Stored items whose grade satisfies pred (the others are 0).
-    template <class F>
-    int64_t count_if(F &&pred) const {
+    // Stored items with a negative grade (the others are 0).
+    int64_t count_negative() const {
         int64_t c = 0;
-        for (int64_t j = a; j < b; ++j) c += pred(data[j]) ? 1 : 0;
+        for (int64_t j = a; j < b; ++j) c += data[j] < 0.0;
         return c;
     }
     // fn(grade) for the stored items of score kth (the others are 0).
@@ -933,7 +938,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     double nr_before = 0.0;
     if (want_nr) {
         sc.nrcum.resize(K_eff);
-        n_nonrel = m - rel.count_if(judged_rel);
+        // 0 <= y <= t: none if t < 0; else every item neither relevant nor
+        // negative (a negative grade is never relevant then).
+        n_nonrel = t < 0.0 ? 0 : m - n_rel - rel.count_negative();
     }
     double rel_before = 0.0;
     int64_t a = 0;
