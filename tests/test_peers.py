@@ -212,3 +212,27 @@ def test_grid_search_minimises_fall_out():
 def test_fall_out_in_a_report_is_the_loss_itself():
     report = ranking_report(Y_TRUE, Y_SCORE, k=[2], metrics=["fall_out"])
     assert report.scores["fall_out@2"] == pytest.approx(7 / 12)
+
+
+def test_max_grade_reaches_reports_and_displays():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sklearn_rankk import RankingCurveDisplay
+
+    y_true = np.array([[3, 0, 1, 0], [0, 2, 0, 0]])
+    y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    # max_grade=None: R = 7/8 (row 1's top grade 3) and 3/4 (row 2's 2).
+    row_top = [7 / 8 + (1 / 8) * (1 / 8) / 4, 3 / 4 / 4]
+    report = ranking_report(y_true, y_score, k=[4], metrics=["err"], max_grade=None)
+    assert report.scores["err@4"] == pytest.approx(np.mean(row_top))
+    display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, kind="err", k_max=4, max_grade=None
+    )
+    assert display.values[-1] == pytest.approx(np.mean(row_top))
+    plt.close("all")
+    with pytest.raises(TypeError, match="max_grade"):
+        ranking_report(y_true, y_score, k=[4], metrics=["ndcg"], max_grade=None)
