@@ -236,3 +236,46 @@ def test_max_grade_reaches_reports_and_displays():
     plt.close("all")
     with pytest.raises(TypeError, match="max_grade"):
         ranking_report(y_true, y_score, k=[4], metrics=["ndcg"], max_grade=None)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_wide_tie_groups_on_every_selection_path(sparse):
+    """Groups straddling the cut whose members beyond it are listed by the
+    selection, or found by a pass over the row (a row all tied after a row of
+    high scores: the selection's guessed threshold is too high and it
+    streams), with dense and CSR relevance, against the numpy reference."""
+    import scipy.sparse as sp
+    from reference import reference_values
+
+    rng = np.random.default_rng(0)
+    m = 400
+    y_score = np.vstack(
+        [
+            rng.random(m) + 10,
+            np.zeros(m),  # all tied, after high scores
+            rng.integers(0, 3, m) * 1.0,
+            rng.random(m) + 10,
+            np.ones(m),
+        ]
+    )
+    y_true = rng.integers(0, 5, size=y_score.shape) * (rng.random(y_score.shape) < 0.3)
+    y_true[2, :5] = -1  # not judged
+    relevance = sp.csr_matrix(y_true) if sparse else y_true
+    for k in (1, 5, 40, None):
+        for metric, params in [
+            ("err", {"max_grade": 4}),
+            ("err", {"max_grade": None}),
+            ("fall_out", {}),
+        ]:
+            expected, _ = reference_values(
+                metric,
+                y_true,
+                y_score,
+                k=k,
+                params=params,
+                ignore_ties=False,
+                threshold=0,
+            )
+            func = err_at_k_score if metric == "err" else fall_out_at_k_loss
+            got = func(relevance, y_score, k=k, average=None, **params)
+            np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-13)
