@@ -1094,14 +1094,16 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                     for (int64_t col : sc.tied_out) take(rel.grade(col));
             }
             const int64_t lim = std::min(n, end - a);  // offsets read
-            if (!R.empty()) {
-                M.assign(lim, 0.0);
-                G.assign(lim, 0.0);
+            const int64_t q = (int64_t)R.size(), z = n - q;
+            // M and G over the members R, then count - q members of R = 0,
+            // at offsets < width.
+            auto recur = [&](int64_t count, int64_t width) {
+                M.assign(width, 0.0);
+                G.assign(width, 0.0);
                 M[0] = 1.0;
-                const int64_t q = (int64_t)R.size();
-                for (int64_t j = 1; j <= n; ++j) {
+                for (int64_t j = 1; j <= count; ++j) {
                     const double rj = j <= q ? R[j - 1] : 0.0, vj = 1.0 - rj, dj = (double)j;
-                    for (int64_t x = std::min(j, lim - 1); x >= 0; --x) {
+                    for (int64_t x = std::min(j, width - 1); x >= 0; --x) {
                         const double xd = (double)x;
                         if (x <= j - 1)
                             G[x] = (dj - xd - 1.0) / dj * G[x] +
@@ -1109,9 +1111,41 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                         if (x >= 1) M[x] = (dj - xd) / dj * M[x] + xd / dj * vj * M[x - 1];
                     }
                 }
+            };
+            const double *T = nullptr;  // T[x] (x + 1): G of the whole group
+            if (q > 0 && z < 32) {
+                recur(n, lim);
+                T = G.data();
+            } else if (q > 0) {
+                /* Many members of R = 0 (a constant ranker's row): the
+                 * recurrence over the q others only, then each (x+1)-subset
+                 * of the group mixed over the number j of those q it holds,
+                 * hypergeometric P_x(j) = C(q, j) C(z, x+1-j) / C(n, x+1):
+                 * O(q min(q, k - a) + q (k - a)) instead of O(n (k - a)). */
+                recur(q, std::min(q, lim));
+                M.assign(lim, 0.0);  // M now holds G of the whole group
+                double p1 = (double)q / (double)n;  // P_x(1) while x < z
+                for (int64_t x = 0; x < lim; ++x) {
+                    int64_t j = std::max<int64_t>(1, x + 1 - z);
+                    const int64_t hi = std::min<int64_t>(q, x + 1);
+                    double p = j == 1 ? p1
+                                      : std::exp(lchoose((double)q, (double)j) +
+                                                 lchoose((double)z, (double)(x + 1 - j)) -
+                                                 lchoose((double)n, (double)(x + 1)));
+                    double g = 0.0;
+                    for (; j <= hi; ++j) {
+                        g += p * G[j - 1];
+                        p *= (double)(q - j) / (double)(j + 1) * (double)(x + 1 - j) /
+                             (double)(z - x + j);
+                    }
+                    M[x] = g;
+                    if (x < z) p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
+                                     (double)(n - x - 1);
+                }
+                T = M.data();
             }
             for (int64_t x = 0; x < lim; ++x) {
-                if (!R.empty()) err += survive * G[x] / (double)(x + 1) / (double)(a + x + 1);
+                if (T) err += survive * T[x] / (double)(x + 1) / (double)(a + x + 1);
                 if (curve) o[a + x] = err;
             }
             for (double rv : R) survive *= 1.0 - rv;
