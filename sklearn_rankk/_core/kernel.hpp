@@ -1054,7 +1054,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
      *   G_j(o): mean over (o+1)-subsets B of sum_{x in B} R_x prod_{B - x} v
      *   M_j(o) = (j-o)/j M_{j-1}(o) + o/j v_j M_{j-1}(o-1)
      *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
-     * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group. */
+     * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
+     * many members of R = 0, over the others only (see below). */
     double row_top = 0.0;  // the row's largest relevant grade (ERR, max_grade=None)
     for (int32_t q = 0; q < n_req; ++q)
         if (plan.req[q].formula == ERR && plan.req[q].max_grade != plan.req[q].max_grade) {
