@@ -35,10 +35,12 @@ _K = """\
 _COMMON = """\
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample (row) in the mean.
-    average : {{"mean"}} or None, default="mean"
+    average : {{"mean", "gmean"}} or None, default="mean"
         ``"mean"`` returns the (weighted) mean over samples as a Python
-        float; ``None`` returns the value of every sample as a float64
-        array.
+        float; ``"gmean"`` their (weighted) geometric mean, each value
+        floored at 1e-5 so that a sample scoring 0 does not zero it
+        (trec_eval's ``gm_map`` and ``gm_bpref``); ``None`` returns the
+        value of every sample as a float64 array.
     ignore_ties : bool, default=False
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
@@ -78,8 +80,8 @@ _RETURNS = """\
     Returns
     -------
     score : float or ndarray of shape (n_samples,)
-        The mean over samples if ``average="mean"``, else one value per
-        sample."""
+        The mean over samples if ``average="mean"`` (geometric with
+        ``"gmean"``), else one value per sample."""
 
 _GRADED = """
         Graded metrics use the grade itself as gain, and items at or below

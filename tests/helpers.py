@@ -175,6 +175,58 @@ def _dcg(gains_in_order, k, log_base):
     )
 
 
+def _judged_nonrelevant(row, j):
+    return not row.rel[j] and row.grades[j] >= 0
+
+
+def _unjudged(row, j):
+    return not row.rel[j] and row.grades[j] < 0
+
+
+def o_bpref(ranking, row, k, params):
+    """Buckley & Voorhees (2004), as trec_eval's m_bpref.c."""
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    n_nonrel = sum(_judged_nonrelevant(row, j) for j in range(len(row.rel)))
+    above = total = 0
+    for j in ranking:
+        if row.rel[j]:
+            total += 1 - min(above, n_rel) / min(n_nonrel, n_rel) if above else 1
+        elif _judged_nonrelevant(row, j):
+            above += 1
+    return total / n_rel
+
+
+def o_infap(ranking, row, k, params):
+    """Yilmaz & Aslam (2006), as trec_eval's m_infap.c: grades -1 (or in
+    (-2, 0)) never pooled, -2 or less pooled but not judged."""
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    eps = 1e-5
+    rel = nonrel = pooled = 0
+    total = 0.0
+    for j, item in enumerate(ranking):
+        if row.rel[item]:
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + pooled) / j) * (
+                    (rel + eps) / (rel + nonrel + 2 * eps)
+                )
+            rel += 1
+        elif row.grades[item] >= 0:
+            nonrel += 1
+        elif row.grades[item] <= -2:
+            pooled += 1
+    return total / n_rel
+
+
+def o_unjudged(ranking, row, k, params):
+    return sum(_unjudged(row, j) for j in _top(ranking, k)) / k
+
+
 def o_dcg(ranking, row, k, params):
     return _dcg([row.gains[j] for j in ranking], k, params["log_base"])
 
@@ -211,6 +263,9 @@ ORACLES = {
     "set_f": o_set_f,
     "set_relative_precision": o_set_relative_precision,
     "set_average_precision": o_set_average_precision,
+    "bpref": o_bpref,
+    "infap": o_infap,
+    "unjudged": o_unjudged,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -226,7 +281,12 @@ ORACLE_UNDEFINED = {
     "set_f",
     "set_relative_precision",
     "set_average_precision",
+    "bpref",
+    "infap",
 }
+
+#: Metrics defined on rows with no relevant item (zero_division never applies).
+ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "defined"}
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
@@ -247,6 +307,7 @@ class _Row:
     """One row's relevance as the oracle reads it."""
 
     def __init__(self, grades, threshold, gain):
+        self.grades = grades
         self.rel = [g > threshold for g in grades]
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
@@ -274,13 +335,13 @@ def oracle(metric, y_true, y_score, **kwargs):
     ]
 
 
-def fill_undefined(values, zero_division, y_true=None, threshold=0):
+def fill_undefined(values, zero_division, y_true=None, threshold=0, metric=None):
     """Oracle values with ``zero_division`` in the undefined rows (None) and,
     given ``y_true``, in every row with no relevant item (where precision,
     hit, MRR and DCG are 0 by definition, and zero_division=1.0 or nan still
-    applies)."""
+    applies), unless ``metric`` is defined there whatever the policy."""
     empty = [False] * len(values)
-    if y_true is not None:
+    if y_true is not None and metric not in ALWAYS_DEFINED:
         empty = (~np.any(np.asarray(y_true) > threshold, axis=1)).tolist()
     return np.array(
         [zero_division if v is None or e else v for v, e in zip(values, empty)],
@@ -335,6 +396,9 @@ def random_case(seed):
     y_score[rng.random((n_rows, n_items)) < 0.2] = -np.inf
     grades = rng.integers(1, 4, size=(n_rows, n_items))
     y_true = np.where(rng.random((n_rows, n_items)) < 0.5, 0, grades)
+    if seed % 5 == 2:  # items never judged (-1) and pooled but not judged (-2)
+        y_true[rng.random((n_rows, n_items)) < 0.3] = -1
+        y_true[rng.random((n_rows, n_items)) < 0.15] = -2
     y_true[0] = 0  # a row with no relevant item
     if n_rows > 2:
         # a row whose relevant item is not retrieved

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from helpers import (
+    ALWAYS_DEFINED,
     ATOL,
     FUNCS,
     NEG_INF,
@@ -234,6 +235,17 @@ def test_zero_division(name):
     kw = {"k": 2} if info.needs_k else {}
     f = FUNCS[name]
     undefined_zero = f(y_true, y_score, zero_division=0.0, average=None, **kw)
+    if name in ALWAYS_DEFINED:
+        # Defined on every row (the unjudged fraction): no policy applies.
+        y_true = np.array([[0, -1, 0], [1, 0, 0]])
+        for zero_division in ("warn", 0.0, 1.0, np.nan):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                rows = f(
+                    y_true, y_score, zero_division=zero_division, average=None, **kw
+                )
+            np.testing.assert_array_equal(rows, [0.5, 0.0])
+        return
     if name not in ORACLE_UNDEFINED:
         # Defined as 0 on rows without relevant items: "warn" keeps the 0
         # silently; the other values apply as to every metric (issue 17.3).
@@ -260,9 +272,13 @@ def test_not_retrieved_items_sit_at_no_rank(name):
     # A relevant item scored -inf is never placed, even when the row has fewer
     # than k finite scores, but it still counts as relevant.
     y_true = np.array([[1, 0, 1]])
+    if name in ALWAYS_DEFINED:  # the unjudged fraction: unjudged items alike
+        y_true = np.array([[-1, 0, -1]])
     y_score = np.array([[-np.inf, 0.5, -np.inf]])
     assert call(name, y_true, y_score, k=3) == 0.0
-    y_score_ranked = np.array([[-np.inf, 0.5, 0.1]])
+    # (the relevant item ranked first: bpref gives 0 to one ranked below
+    # every judged non-relevant item)
+    y_score_ranked = np.array([[-np.inf, 0.1, 0.5]])
     assert call(name, y_true, y_score_ranked, k=3) > 0.0
 
 
@@ -294,6 +310,8 @@ def test_matches_bruteforce_oracle(metric, seed):
         # metric; those are the rows where the oracle finds the metric
         # undefined, or where it is 0 by definition.
         empty = ~np.any(y_true > threshold, axis=1)
+        if metric in ALWAYS_DEFINED:  # the unjudged fraction: never empty
+            empty[:] = False
         if metric in ORACLE_UNDEFINED:
             assert [e is None for e in expected] == empty.tolist()
         else:
@@ -477,6 +495,7 @@ def test_plus_infinity_ranks_first_tied_with_each_other(name):
                 ),
                 np.nan,
                 y_true,
+                metric=name,
             )
             got = call_with(
                 name,

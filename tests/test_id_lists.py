@@ -219,7 +219,8 @@ def _set_measures(grades, ranked):
     }
 
 
-FUNCTIONS = FUNCS
+# The measures that read judgments need mark_unjudged=True: tests/test_judged.py.
+FUNCTIONS = {n: f for n, f in FUNCS.items() if not METRICS[n].reads_judgments}
 
 
 def random_queries(seed, n_queries=25, graded=True):

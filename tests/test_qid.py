@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
-from helpers import FUNCS, configurations, oracle_row, row_values
+from helpers import ALWAYS_DEFINED, FUNCS, configurations, oracle_row, row_values
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import ndcg_score
@@ -39,12 +39,13 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 def to_matrix(y_true, y_score, qid):
-    """Groups as rows, in order of first appearance, padded with -inf."""
+    """Groups as rows, in order of first appearance, padded with -inf (and
+    grade -1: padding is no judged document, for bpref's judged count)."""
     groups = {}
     for t, s, q in zip(y_true, y_score, qid):
         groups.setdefault(q, []).append((t, s))
     width = max(len(g) for g in groups.values())
-    Y = np.zeros((len(groups), width))
+    Y = np.full((len(groups), width), -1.0)
     S = np.full((len(groups), width), -np.inf)
     for i, docs in enumerate(groups.values()):
         for j, (t, s) in enumerate(docs):
@@ -112,7 +113,10 @@ def test_flat_matches_oracle_on_ragged_lists(seed):
             # zero_division=nan: rows with no relevant item left out, for
             # every metric.
             expected = [
-                np.nan if v is None or not any(g > 0 for g in t) else v
+                np.nan
+                if v is None
+                or (metric not in ALWAYS_DEFINED and not any(g > 0 for g in t))
+                else v
                 for v, (_, t) in zip(expected, groups.values())
             ]
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)

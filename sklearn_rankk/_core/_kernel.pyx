@@ -42,6 +42,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double threshold
         int32_t want_ideal
         int32_t any_exponential
+        int32_t want_judged
         int32_t n_threads
         int64_t out_stride
 
@@ -102,6 +103,10 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
+# Measures that read judgments (negative grades: not judged).
+BPREF = 40
+INFERRED_AP = 41
+UNJUDGED = 42
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -172,7 +177,10 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     plan.threshold = threshold
     plan.want_ideal = 0
     plan.any_exponential = 0
+    plan.want_judged = 0
     for i in range(req.size()):
+        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED):
+            plan.want_judged = 1
         if req[i].formula == NDCG:
             plan.want_ideal = 1
         if req[i].exponential:

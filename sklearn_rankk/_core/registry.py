@@ -126,6 +126,11 @@ class Metric:
         has no gain, as in trec_eval).
     needs_ideal : bool
         Whether the formula reads the ideal ranking's grades.
+    reads_judgments : bool
+        Whether the metric tells judged items from unjudged ones (negative
+        grades): bpref, infAP, the unjudged fraction. Their inputs must mark
+        the unjudged items (``mark_unjudged=True`` of :func:`from_trec` and
+        :func:`from_id_lists`); a grade 0 is a judged non-relevant item.
     params : tuple of Param
         Its own keyword parameters, in signature order.
     bounds : tuple
@@ -136,12 +141,14 @@ class Metric:
         Whether, on class labels, a cut-off covering every class makes the
         value 1 whatever the scores (hit@k, scikit-learn's
         ``top_k_accuracy_score``, which warns then; so does the package).
-    empty_rows : {"zero_division", "zero"}
+    empty_rows : {"zero_division", "zero", "defined"}
         The metric on a row with no relevant item: ``"zero_division"``,
         undefined (``zero_division="warn"`` gives 0 and warns); ``"zero"``,
         0 by definition (``"warn"`` keeps it silently). ``zero_division``'s
         other values (0.0, 1.0, nan) apply to both, so that nan leaves the
-        same rows out of every metric.
+        same rows out of every metric. ``"defined"``: the metric does not
+        depend on the relevant items (the unjudged fraction), so
+        ``zero_division`` never applies.
     in_default_report : bool
         Whether :func:`~sklearn_rankk.ranking_report` shows it by default
         (F-beta does not: at its default beta it is F1).
@@ -167,6 +174,7 @@ class Metric:
     allow_k_none: bool = False
     graded: bool = False
     needs_ideal: bool = False
+    reads_judgments: bool = False
     params: tuple = ()
     bounds: tuple = (0.0, 1.0)
     perfect_is_one: bool = False
@@ -211,6 +219,21 @@ _SET_EXAMPLE = """\
     >>> import numpy as np
     >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
     >>> y_score = np.array([[0.9, 0.8, -np.inf, 0.3], [0.2, 0.1, -np.inf, 0.4]])"""
+
+_JUDGED_EXAMPLE = """\
+    >>> import numpy as np
+    >>> y_true = np.array([[1, 0, -1, 1, 0], [0, 1, 0, -1, 1]])
+    >>> y_score = np.array([[0.9, 0.8, 0.7, 0.6, -np.inf],
+    ...                     [0.9, 0.8, 0.7, 0.6, 0.5]])"""
+
+_JUDGED_NOTE = """
+
+    Judgments: a grade ``y >= 0`` is judged (relevant when above
+    ``relevance_threshold``), a negative grade means *not judged*
+    (trec_eval's convention: ``-1`` for a document never pooled, ``-2`` for
+    one pooled but left unjudged). :func:`from_trec` and
+    :func:`from_id_lists` mark the unjudged documents so with
+    ``mark_unjudged=True``."""
 
 _ENTRIES = (
     Metric(
@@ -601,6 +624,102 @@ _ENTRIES = (
     >>> round(set_average_precision_score(y_true, y_score), 6)
     0.25""",
     ),
+    Metric(
+        name="bpref",
+        function_name="bpref_score",
+        label="bpref",
+        formula=_kernel.BPREF,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="bpref",
+        summary="""\
+    Binary preference (bpref): relevant items ranked above judged non-relevant ones.
+
+    ``bpref = 1/|R| sum over retrieved relevant items of
+    (1 - min(n, |R|) / min(N, |R|))``, where ``n`` is the number of judged
+    non-relevant items ranked above the relevant item and ``N`` the number
+    of judged non-relevant items of the row, retrieved or not (Buckley &
+    Voorhees, SIGIR 2004; trec_eval's ``bpref``). Unjudged items (negative
+    grades) count for nothing, so bpref is robust to incomplete judgments.
+    Exact under ties: inside a tie group with ``u`` judged non-relevant
+    items, the number of them above a relevant item is uniform on
+    ``0..u``."""
+        + _JUDGED_NOTE,
+        undefined_doc=_NO_RELEVANT,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import bpref_score
+    >>> bpref_score(y_true, y_score, average=None)
+    array([0.75, 0.25])
+
+    First row: the first relevant item has no judged non-relevant item above
+    it (1), the second has one of ``min(N, |R|) = 2`` (1 - 1/2); the unjudged
+    item (-1) counts for nothing: ``(1 + 0.5) / 2``.""",
+    ),
+    Metric(
+        name="infap",
+        function_name="inferred_average_precision_score",
+        label="infAP",
+        formula=_kernel.INFERRED_AP,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="infAP",
+        summary="""\
+    Inferred average precision (infAP): AP estimated from sampled judgments.
+
+    Each retrieved relevant item at rank ``j`` adds the expected precision
+    at ``j``, ``1/j + ((j-1)/j) (p/(j-1)) (r + eps)/(r + n + 2 eps)``, where
+    ``r`` and ``n`` count the relevant and judged non-relevant items above it,
+    ``p`` those plus the pooled-but-unjudged items above it (grade ``-2``
+    or less), and ``eps = 1e-5``; the sum is divided by |R| (Yilmaz & Aslam,
+    CIKM 2006; trec_eval's ``infAP``). Items never pooled (grade ``-1``)
+    hold their rank but count as non-relevant. With complete judgments it
+    is average precision. Exact under ties: for each offset of a relevant
+    item in its tie group, a sum over the relevant and judged non-relevant
+    items placed above it (multivariate hypergeometric), O(n r u) per group
+    of n items, r relevant, u judged non-relevant."""
+        + _JUDGED_NOTE,
+        undefined_doc=_NO_RELEVANT,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import inferred_average_precision_score
+    >>> inferred_average_precision_score(y_true, y_score, average=None)
+    array([0.75      , 0.45000283])
+
+    First row: 1 at rank 1, then at rank 4 ``1/4 + (3/4) (2/3) (1/2)``
+    (two judged items above, half of them relevant): ``(1 + 1/2) / 2``.""",
+    ),
+    Metric(
+        name="unjudged",
+        function_name="unjudged_fraction_at_k",
+        label="Unjudged",
+        formula=_kernel.UNJUDGED,
+        reads_judgments=True,
+        empty_rows="defined",
+        in_default_report=False,
+        trec_eval_cutoff="unj",
+        trec_eval_cutoffs=(5, 10, 20),
+        summary="""\
+    Unjudged fraction at k: the share of the top ``k`` that was never judged.
+
+    ``unj@k = |unjudged items in the top k| / k`` (trec_eval's ``unj_k``),
+    dividing by ``k`` even when fewer items are retrieved. A diagnostic of
+    the judgments rather than of the ranking (lower means the other measures
+    rest on more judgments), so it is not a ``*_score``; it does not depend
+    on the relevant items, so ``zero_division`` never applies. Linear in the
+    unjudged indicator: under ties, the expected unjudged count of each
+    rank."""
+        + _JUDGED_NOTE,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import unjudged_fraction_at_k
+    >>> unjudged_fraction_at_k(y_true, y_score, k=4, average=None)
+    array([0.25, 0.25])""",
+    ),
 )
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
@@ -622,27 +741,46 @@ TREC_EVAL_NAMES = {
     **{m.trec_eval_whole: (m, False) for m in _ENTRIES if m.trec_eval_whole},
 }
 
+#: trec_eval's measures in the order it prints them (``te_trec_measures`` of
+#: its measures.c), those of its ``all_trec`` nickname.
+TREC_EVAL_ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+    "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+    "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG",
+    "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
+    "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+    "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+)  # fmt: skip
+
+#: trec_eval's bookkeeping measures, which are not ranking metrics: per-query
+#: counts (their "all" value is the sum over queries), the run's tag and the
+#: number of queries (printed on the "all" line only), and the relevance
+#: string of the first ranks (printed per query only).
+TREC_EVAL_COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
+TREC_EVAL_SUMMARY = ("runid", "num_q")
+TREC_EVAL_RELSTRING = "relstring"
+
+#: trec_eval's geometric means: measure -> the metric whose per-query values
+#: it averages with ``average="gmean"``.
+TREC_EVAL_GEOMETRIC = {"gm_map": METRICS["map"], "gm_bpref": METRICS["bpref"]}
+
+_TREC_EVAL_KNOWN = {
+    *TREC_EVAL_NAMES,
+    *TREC_EVAL_COUNTS,
+    *TREC_EVAL_SUMMARY,
+    TREC_EVAL_RELSTRING,
+    *TREC_EVAL_GEOMETRIC,
+}
+
 #: trec_eval's nicknames, restricted to the measures the package computes, in
 #: trec_eval's order.
 TREC_EVAL_NICKNAMES = {
-    "official": ("map", "Rprec", "recip_rank", "P"),
-    "all_trec": (
-        "map",
-        "Rprec",
-        "recip_rank",
-        "P",
-        "recall",
-        "ndcg",
-        "ndcg_cut",
-        "map_cut",
-        "relative_P",
-        "success",
-        "set_P",
-        "set_relative_P",
-        "set_recall",
-        "set_map",
-        "set_F",
+    "official": tuple(
+        n
+        for n in TREC_EVAL_ORDER[: TREC_EVAL_ORDER.index("P") + 1]
+        if n in _TREC_EVAL_KNOWN and n != TREC_EVAL_RELSTRING
     ),
+    "all_trec": tuple(n for n in TREC_EVAL_ORDER if n in _TREC_EVAL_KNOWN),
 }
 
 
