@@ -279,3 +279,29 @@ def test_gmean_floors_zeros_and_weights():
     assert weighted == pytest.approx((1e-5**2) ** (1 / 4), rel=1e-12)
     with pytest.raises(ValueError, match="average"):
         precision_at_k_score(y_true, y_score, k=1, average="median")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bpref_matches_ranx(seed):
+    """ranx's bpref reads the same definition: qrels grades < rel_lvl are the
+    judged non-relevant documents (no negative grades here, and at least one
+    judged non-relevant document per query, where ranx divides by 0)."""
+    ranx = pytest.importorskip("ranx")
+    qrels, run = random_run(seed)
+    qrels = {
+        q: {d: max(g, 0) for d, g in docs.items()}
+        for q, docs in qrels.items()
+        if any(g <= 0 for g in docs.values()) and any(g > 0 for g in docs.values())
+    }
+    run = {q: docs for q, docs in run.items() if q in qrels}
+    # Distinct scores: ranx breaks ties its own way (insertion order).
+    run = {
+        q: {d: s + 1e-3 * i for i, (d, s) in enumerate(docs.items())}
+        for q, docs in run.items()
+    }
+    theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "bpref", return_mean=False)
+    y_true, y_score, qids = from_trec(qrels, run, mark_unjudged=True)
+    assert qids == sorted(run)  # ranx's order: the run's query ids, sorted
+    np.testing.assert_allclose(
+        bpref_score(y_true, y_score, average=None), theirs, atol=1e-12
+    )
