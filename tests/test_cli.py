@@ -161,7 +161,8 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
-                 "set_map", "set_F"]  # fmt: skip
+                 "set_map", "set_F", "bpref", "infAP", "num_ret", "num_rel",
+                 "num_rel_ret"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):
@@ -190,10 +191,18 @@ def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
     status, out, err = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
                                 run_path)  # fmt: skip
     assert status == 0 and err == ""
-    expected = [f"{m:<22}\t{q}\t{results[q][m]:6.4f}" for q in qids
-                for m in TREC_MEASURES]  # fmt: skip
+    # Counts print as integers and sum over queries, as trec_eval's.
+    counts = ("num_ret", "num_rel", "num_rel_ret")
+    form = {m: "{:d}" if m in counts else "{:6.4f}" for m in TREC_MEASURES}
+    expected = [f"{m:<22}\t{q}\t" + form[m].format(int(results[q][m]) if m in counts
+                else results[q][m]) for q in qids for m in TREC_MEASURES]  # fmt: skip
     expected += [
-        f"{m:<22}\tall\t{sum(results[q][m] for q in qids) / len(qids):6.4f}"
+        f"{m:<22}\tall\t"
+        + (
+            f"{int(sum(results[q][m] for q in qids))}"
+            if m in counts
+            else f"{sum(results[q][m] for q in qids) / len(qids):6.4f}"
+        )
         for m in TREC_MEASURES
     ]
     assert out.splitlines() == expected
