@@ -104,9 +104,9 @@ FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
 # Measures that read judgments (negative grades: not judged).
-BPREF = 40
-INFERRED_AP = 41
-UNJUDGED = 42
+BPREF = 60
+INFERRED_AP = 61
+UNJUDGED = 62
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1

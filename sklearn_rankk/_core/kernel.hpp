@@ -65,9 +65,9 @@ enum Formula : int32_t {
     RELATIVE_PRECISION = 9,
     SET_AVERAGE_PRECISION = 10,
     // Measures that read judgments (negative grades: not judged).
-    BPREF = 40,
-    INFERRED_AP = 41,
-    UNJUDGED = 42,
+    BPREF = 60,
+    INFERRED_AP = 61,
+    UNJUDGED = 62,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
