@@ -753,6 +753,19 @@ inline double lchoose(double a, double b) {
     return std::lgamma(a + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a - b + 1.0);
 }
 
+// log(n!) for whole n >= 0, from a per-thread table grown on demand; and
+// log C(a, b) from it (the recurrences over tie groups call it O(n r) times).
+inline double log_factorial(int64_t n) {
+    thread_local std::vector<double> table{0.0};
+    while ((int64_t)table.size() <= n)
+        table.push_back(table.back() + std::log((double)table.size()));
+    return table[(size_t)n];
+}
+inline double lchoose_int(double a, double b) {
+    return log_factorial((int64_t)a) - log_factorial((int64_t)b) -
+           log_factorial((int64_t)(a - b));
+}
+
 
 
 /* Measures that read judgments, walking the tie groups of ranks [0, end).
@@ -803,9 +816,9 @@ inline double bpref_value(const GroupWalk &w, double n_rel, double n_nonrel) {
                 total += r * sum / (u + 1.0);
             } else {  // offsets [0, b - a) of the group: condition on the offset
                 for (int64_t o = 0; o < b - a; ++o) {
-                    const double oo = (double)o, lnorm = lchoose(n - 1.0, oo);
+                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
                     for (double y = std::max(0.0, oo - (n - 1.0 - u)); y <= std::min(oo, u); y += 1.0)
-                        total += r / n * std::exp(lchoose(u, y) + lchoose(n - 1.0 - u, oo - y) - lnorm) *
+                        total += r / n * std::exp(lchoose_int(u, y) + lchoose_int(n - 1.0 - u, oo - y) - lnorm) *
                                  bpref_term(nb0 + y, n_rel, den);
                 }
             }
@@ -839,13 +852,16 @@ inline double infap_value(const GroupWalk &w, double n_rel) {
             } else {
                 const double wu = wn + wp;  // unjudged among the others
                 for (int64_t o = 0; o < b - a; ++o) {
-                    const double oo = (double)o, lnorm = lchoose(n - 1.0, oo);
+                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
                     double sum = 0.0;
                     for (double x = std::max(0.0, oo - (u + wu)); x <= std::min(oo, r - 1.0); x += 1.0) {
-                        const double lx = lchoose(r - 1.0, x);
-                        for (double y = std::max(0.0, oo - x - wu); y <= std::min(oo - x, u); y += 1.0) {
+                        const double lx = lchoose_int(r - 1.0, x);
+                        // Without unjudged items the judged non-relevant
+                        // ones above are the rest: y = o - x, O(n r) a group.
+                        const double y_lo = wu > 0.0 ? std::max(0.0, oo - x - wu) : oo - x;
+                        for (double y = y_lo; y <= std::min(oo - x, u); y += 1.0) {
                             const double z = oo - x - y;
-                            const double pmf = std::exp(lx + lchoose(u, y) + lchoose(wu, z) - lnorm);
+                            const double pmf = std::exp(lx + lchoose_int(u, y) + lchoose_int(wu, z) - lnorm);
                             const double zp = wu > 0.0 ? z * wp / wu : 0.0;
                             sum += pmf * infap_term((double)(a + o), r0 + x, n0 + y, u0 + zp);
                         }
