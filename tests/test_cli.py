@@ -18,9 +18,10 @@ import pytest
 
 from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
-SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
-          "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-          "set_recall", "set_map", "set_F"]  # fmt: skip
+SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "utility", "binG", "G",
+          "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
+          "success", "set_P", "set_relative_P", "set_recall", "set_map",
+          "set_F", "rbp"]  # fmt: skip
 
 
 def trec_file(name):
@@ -62,7 +63,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 57  # 3 topics and 'all', 57 measures
+    assert len(expected) == 4 * 63  # 3 topics and 'all', 63 measures
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}

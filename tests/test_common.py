@@ -155,7 +155,8 @@ def test_bounds(name, ignore_ties):
             rows = call(
                 name, y_true, y_score, k=k, average=None, ignore_ties=ignore_ties
             )
-            assert np.all(rows >= low)
+            if low is not None:
+                assert np.all(rows >= low)
             if high is not None:
                 assert np.all(rows <= high + 1e-12)
 
@@ -234,6 +235,15 @@ def test_zero_division(name):
     kw = {"k": 2} if info.needs_k else {}
     f = FUNCS[name]
     undefined_zero = f(y_true, y_score, zero_division=0.0, average=None, **kw)
+    if info.empty_rows == "never":
+        # A value on every row (utility): zero_division changes nothing.
+        want = oracle(
+            name, y_true, y_score, ignore_ties=False, threshold=0, k=None, params={}
+        )
+        for zero_division in ("warn", 0.0, 1.0, np.nan):
+            got = f(y_true, y_score, zero_division=zero_division, average=None, **kw)
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+        return
     if name not in ORACLE_UNDEFINED:
         # Defined as 0 on rows without relevant items: "warn" keeps the 0
         # silently; the other values apply as to every metric (issue 17.3).
@@ -261,8 +271,24 @@ def test_not_retrieved_items_sit_at_no_rank(name):
     # than k finite scores, but it still counts as relevant.
     y_true = np.array([[1, 0, 1]])
     y_score = np.array([[-np.inf, 0.5, -np.inf]])
-    assert call(name, y_true, y_score, k=3) == 0.0
     y_score_ranked = np.array([[-np.inf, 0.5, 0.1]])
+    if METRICS[name].bounds[0] is None:  # utility: 0 is no reference point
+        for scores in (y_score, y_score_ranked):
+            want = oracle(
+                name,
+                y_true,
+                scores,
+                ignore_ties=False,
+                threshold=0,
+                k=3 if METRICS[name].needs_k else None,
+                params={},
+            )
+            assert call(name, y_true, scores, k=3) == pytest.approx(want[0])
+        assert call(name, y_true, y_score_ranked, k=3) > call(
+            name, y_true, y_score, k=3
+        )
+        return
+    assert call(name, y_true, y_score, k=3) == 0.0
     assert call(name, y_true, y_score_ranked, k=3) > 0.0
 
 
@@ -294,6 +320,8 @@ def test_matches_bruteforce_oracle(metric, seed):
         # metric; those are the rows where the oracle finds the metric
         # undefined, or where it is 0 by definition.
         empty = ~np.any(y_true > threshold, axis=1)
+        if METRICS[metric].empty_rows == "never":  # a value on every row
+            empty[:] = False
         if metric in ORACLE_UNDEFINED:
             assert [e is None for e in expected] == empty.tolist()
         else:
