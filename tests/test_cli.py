@@ -158,7 +158,8 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
-                 "set_map", "set_F"]  # fmt: skip
+                 "set_map", "set_F", "utility", "binG", "G", "ndcg_rel",
+                 "Rndcg"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):
