@@ -244,3 +244,19 @@ def test_scorer_names():
         function = helpers.FUNCS[name]
         want = function(y_true, y_score, average=None, zero_division=0.0, **k)
         np.testing.assert_array_equal(values[scorer_name], want)
+
+
+def test_cli_rndcg_is_zero_without_a_document_at_the_level():
+    """trec_eval's Rndcg reads every positive grade but is 0 on a query with
+    no document at -l's level; the other gain measures are not."""
+    qrels = {"q1": {"a": 1, "b": 0, "c": 1}, "q2": {"a": 2, "b": 1}}
+    run = {"q1": {"a": 0.5, "b": 0.9}, "q2": {"b": 0.9, "a": 0.5}}
+    for level in (1, 2):
+        per_query, _ = trec_eval_reference.evaluate(
+            qrels, run, GAIN_MEASURES, relevance_level=level
+        )
+        _, values = evaluate(qrels, run, GAIN_MEASURES, level=level)
+        for i, (_, measured) in enumerate(per_query):
+            for _, name, value in measured:
+                assert values[name][i] == pytest.approx(value, abs=1e-12), name
+    assert values["Rndcg"][0] == 0.0 and values["ndcg_rel"][0] > 0.0

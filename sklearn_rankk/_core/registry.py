@@ -189,6 +189,10 @@ class Metric:
         trec_eval's name of the metric over the whole ranking.
     trec_eval_cutoffs : tuple of int
         trec_eval's cut-offs when the cut-off family is named alone.
+    trec_eval_level_gate : bool
+        Whether trec_eval gives 0 on a query without a document at ``-l``'s
+        level although the measure itself reads every positive grade
+        (``Rndcg``): the command line does the same.
     aliases : tuple of str
         Other names accepted as ``<alias>@<k>`` on the command line.
     summary, undefined_doc, examples : str
@@ -214,6 +218,7 @@ class Metric:
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    trec_eval_level_gate: bool = False
     aliases: tuple = ()
     summary: str = ""
     undefined_doc: str = ""
@@ -683,6 +688,7 @@ _ENTRIES = (
         perfect_is_one=True,
         in_default_report=False,
         trec_eval_whole="Rndcg",
+        trec_eval_level_gate=True,
         summary="""\
     R-nDCG: nDCG averaged at the cut-offs where the ideal gain changes.
 

@@ -15,6 +15,8 @@ import re
 import sys
 import textwrap
 
+import numpy as np
+
 from .._core import engine
 from .._core.registry import (
     TREC_EVAL_NAMES,
@@ -104,8 +106,9 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         ``-m`` arguments (see :func:`parse_measure`).
     level : int, default=1
         trec_eval's ``-l``: a document is relevant when its grade is at
-        least ``level`` (binary measures). nDCG and DCG use every positive
-        grade as gain and count negative grades as 0, as trec_eval does.
+        least ``level`` (binary measures). The graded measures (nDCG, DCG
+        and trec_eval's other gain measures) use every positive grade as
+        gain and count negative grades as 0, as trec_eval does.
     ties : {"trec_eval", "average"}, default="trec_eval"
         ``"trec_eval"``: tied scores ranked by docno descending
         (``ignore_ties=True`` on from_trec's columns); ``"average"``:
@@ -144,6 +147,14 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
             values.update(
                 zip(requests, engine.with_undefined(found, requests, 0.0).values())
             )
+    # Measures that trec_eval sets to 0 on queries without a document at the
+    # level, though they read every positive grade (Rndcg).
+    gated = [r for r in values if r.metric.trec_eval_level_gate]
+    if gated:
+        at_level = np.concatenate([[0], np.cumsum(rows.y_true >= level)])
+        none_at_level = np.diff(at_level[rows.offsets]) == 0
+        for r in gated:
+            values[r] = np.where(none_at_level, 0.0, values[r])
     qids = rows.qids
     return qids, {label: values[r] for label, r in wanted.items()}
 
@@ -159,8 +170,9 @@ _EPILOG = _paragraphs(
     "Rprec, recip_rank, P). Each is printed as written, in the order given; "
     "a family or nickname prints trec_eval's names (P_5, ...).",
     "relevance: binary measures count a document as relevant when its grade "
-    "is at least LEVEL (-l); nDCG and DCG use every positive grade as gain, as "
-    "trec_eval does. Queries with no relevant document score 0.",
+    "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
+    "every positive grade as gain, as trec_eval does. Queries with no relevant "
+    "document score 0 (utility has its own value there, as in trec_eval).",
     "ties: '--ties trec_eval' (default) ranks documents of equal score by "
     "docno, descending, exactly as trec_eval does: the value then depends on "
     "the document names. '--ties average' gives the expected value over all "
