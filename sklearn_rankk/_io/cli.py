@@ -121,7 +121,7 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     qids : list of str
     values : dict of str -> ndarray of shape (n_queries,)
         Keyed by output label, in order. Queries with no relevant document
-        score 0, as in trec_eval.
+        score 0, as in trec_eval (utility has its own value there).
     """
     check_option(ties, "ties", ("trec_eval", "average"))
     wanted = {}
