@@ -266,9 +266,13 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
             gains.push_back(gain_of(sc.grade[p], t));
             sum += gains.back();
         }
-        if (b - a == 1) {
-            if (gains[0] != 0.0) total += gains[0] / std::log2(2.0 + cost[a] - S0 - gains[0]);
-        } else if (sum > 0.0) {
+        int64_t n_positive = 0;
+        for (double g : gains) n_positive += g > 0.0;
+        if (n_positive == 1) {  // one positive member (or no tie): no other gain above it
+            double mean = 0.0;
+            for (int64_t p = a; p < b; ++p) mean += 1.0 / std::log2(2.0 + cost[p] - S0 - sum);
+            total += sum * mean / (double)(b - a);
+        } else if (n_positive > 1) {
             total += g_group(gains, a, cost.data(), S0);
         }
         S0 += sum;
