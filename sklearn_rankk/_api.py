@@ -76,6 +76,10 @@ _ZERO_DIVISION_ZERO = """\
         metric (so that means of several metrics average the same
         samples)."""
 
+_ZERO_DIVISION_NEVER = """\
+        Not used: the metric has a value on every sample, also on those with
+        no relevant item. Accepted for a uniform signature."""
+
 _RETURNS = """\
     Returns
     -------
@@ -106,6 +110,8 @@ def _docstring(metric):
     zero_division = _ZERO_DIVISION_UNDEFINED.format(undefined=metric.undefined_doc)
     if metric.empty_rows == "zero":
         zero_division = _ZERO_DIVISION_ZERO
+    elif metric.empty_rows == "never":
+        zero_division = _ZERO_DIVISION_NEVER
     common = _COMMON.format(
         zero_division_doc=zero_division,
         graded_doc=_GRADED if metric.graded else "",

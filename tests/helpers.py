@@ -20,6 +20,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import trec_eval_reference
 
 import sklearn_rankk
 from sklearn_rankk._core import engine
@@ -245,6 +246,58 @@ def o_r_precision(ranking, row, k, params):
     return sum(row.rel[j] for j in ranking[:n_rel]) / n_rel
 
 
+# trec_eval's gain measures and utility: tests/trec_eval_reference.py (a port
+# of trec_eval's C measures, independent of the package) on one ranking. The
+# package's gain is the grade of a relevant item (grade > threshold), so an
+# item below the threshold is given grade 0; the column indices are the docnos.
+
+
+def _trec_rels(ranking, row):
+    grades = {j: int(g) for j, g in enumerate(row.gains)}
+    return trec_eval_reference.res_rels(list(ranking), grades, relevance_level=1)
+
+
+def _positive_gain(row):
+    return any(g > 0 for g in row.gains)
+
+
+def o_rbp(ranking, row, k, params):
+    return trec_eval_reference.rbp(
+        _trec_rels(_top(ranking, k), row), None, p=params["p"]
+    )
+
+
+def o_rndcg(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.Rndcg(_trec_rels(ranking, row), None)
+
+
+def o_binary_g(ranking, row, k, params):
+    if not any(row.rel):
+        return None
+    return trec_eval_reference.binG(_trec_rels(ranking, row), None)
+
+
+def o_utility(ranking, row, k, params):
+    weights = tuple(params[f"{c}_weight"] for c in ("tp", "fp", "fn", "tn"))
+    return trec_eval_reference.utility(
+        _trec_rels(ranking, row), None, params=weights, num_docs_in_coll=len(row.rel)
+    )
+
+
+def o_ndcg_rel(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.ndcg_rel(_trec_rels(ranking, row), None)
+
+
+def o_normalized_gain(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.G(_trec_rels(ranking, row), None)
+
+
 #: The oracle of every metric of the registry, by name.
 ORACLES = {
     "precision": o_precision,
@@ -266,6 +319,12 @@ ORACLES = {
     "bpref": o_bpref,
     "infap": o_infap,
     "unjudged": o_unjudged,
+    "rbp": o_rbp,
+    "rndcg": o_rndcg,
+    "binary_g": o_binary_g,
+    "utility": o_utility,
+    "ndcg_rel": o_ndcg_rel,
+    "normalized_gain": o_normalized_gain,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -283,10 +342,14 @@ ORACLE_UNDEFINED = {
     "set_average_precision",
     "bpref",
     "infap",
+    "rndcg",
+    "binary_g",
+    "ndcg_rel",
+    "normalized_gain",
 }
 
 #: Metrics defined on rows with no relevant item (zero_division never applies).
-ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "defined"}
+ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "never"}
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
@@ -294,12 +357,22 @@ PARAM_VALUES = {
     "gain": ("linear", "exponential"),
     "log_base": (2, 10),
     "beta": (0.0, 0.5, 2.0),
+    "p": (0.9, 0.5),
+    "tp_weight": (1.0, 2.0),
+    "fp_weight": (-1.0, 0.5),
+    "fn_weight": (0.0, -1.5),
+    "tn_weight": (0.0, 0.25),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
     "gain": "linear",
     "log_base": 2,
     "beta": 1.0,
+    "p": 0.9,
+    "tp_weight": 1.0,
+    "fp_weight": -1.0,
+    "fn_weight": 0.0,
+    "tn_weight": 0.0,
 }
 
 

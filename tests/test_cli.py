@@ -22,9 +22,10 @@ SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "map_cut", "relative_P", "success", "set_P", "set_relative_P",
           "set_recall", "set_map", "set_F", "runid", "num_q", "num_ret",
           "num_rel", "num_rel_ret", "gm_map", "bpref", "relstring", "infAP",
-          "gm_bpref", "num_nonrel_judged_ret", "unj"]  # fmt: skip
+          "gm_bpref", "num_nonrel_judged_ret", "unj", "utility", "binG", "G",
+          "ndcg_rel", "Rndcg", "rbp"]  # fmt: skip
 # Lines of each regression file printed for those measures (of 387).
-SHARED_LINES = 271
+SHARED_LINES = 295
 
 
 def trec_file(name):
@@ -162,7 +163,8 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
                  "set_map", "set_F", "bpref", "infAP", "num_ret", "num_rel",
-                 "num_rel_ret"]  # fmt: skip
+                 "num_rel_ret", "utility", "binG", "G", "ndcg_rel",
+                 "Rndcg"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):

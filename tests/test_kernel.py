@@ -101,6 +101,11 @@ def configurations(metric):
         params = [{"denominator": d} for d in ("relevant", "min", "retrieved")]
     if "gain" in info.param_names:
         params = [{"gain": "linear"}, {"gain": "exponential", "log_base": 10}]
+    if "p" in info.param_names:
+        params = [{"p": 0.9}, {"p": 0.6}]
+    if "tp_weight" in info.param_names:
+        weights = ("tp_weight", "fp_weight", "fn_weight", "tn_weight")
+        params = [{}, dict(zip(weights, (2.0, -0.5, -1.0, 0.1)))]
     return list(itertools.product(ks, params))
 
 

@@ -34,6 +34,11 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t col
         double log_base
         double beta
+        double p
+        double u_tp
+        double u_fp
+        double u_fn
+        double u_tn
 
     cdef struct Plan:
         const Request* req
@@ -107,6 +112,14 @@ SET_AVERAGE_PRECISION = 10
 BPREF = 60
 INFERRED_AP = 61
 UNJUDGED = 62
+# trec_eval's gain measures and utility (gain_measures.hpp).
+RBP = 40
+RNDCG = 41
+BING = 42
+UTILITY = 43
+NDCG_REL = 44
+G_GAIN = 45
+_READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -163,6 +176,11 @@ cdef vector[Request] _requests(requests) except *:
         r.col = row["col"]
         r.log_base = row["log_base"]
         r.beta = row["beta"]
+        r.p = row["p"]
+        r.u_tp = row["u_tp"]
+        r.u_fp = row["u_fp"]
+        r.u_fn = row["u_fn"]
+        r.u_tn = row["u_tn"]
         out.push_back(r)
     return out
 
@@ -181,7 +199,7 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     for i in range(req.size()):
         if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED):
             plan.want_judged = 1
-        if req[i].formula == NDCG:
+        if req[i].formula in _READS_IDEAL:
             plan.want_ideal = 1
         if req[i].exponential:
             plan.any_exponential = 1
@@ -338,6 +356,11 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
     ("beta", np.float64),
+    ("p", np.float64),
+    ("u_tp", np.float64),
+    ("u_fp", np.float64),
+    ("u_fn", np.float64),
+    ("u_tn", np.float64),
 ])
 
 

@@ -104,6 +104,8 @@ def check_params(metric, params):
             value = check_option(value, p.name, p.choices)
         else:
             value = check_real(value, p.name, low=p.low, low_inclusive=p.low_inclusive)
+            if p.high is not None and not value < p.high:
+                raise ValueError(f"{p.name} must be < {p.high}; got {value}.")
         out[p.name] = value
     return out
 

@@ -68,6 +68,13 @@ enum Formula : int32_t {
     BPREF = 60,
     INFERRED_AP = 61,
     UNJUDGED = 62,
+    // trec_eval's gain measures and utility (gain_measures.hpp)
+    RBP = 40,
+    RNDCG = 41,
+    BING = 42,
+    UTILITY = 43,
+    NDCG_REL = 44,
+    G_GAIN = 45,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -97,6 +104,8 @@ struct Request {
     int64_t col;  // first output column
     double log_base;
     double beta;  // FBETA
+    double p;     // RBP: persistence
+    double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
 };
 
 struct Plan {
@@ -962,6 +971,8 @@ inline double ap_value(int32_t denominator, double num, double cum_e, int64_t k_
     return total;
 }
 
+#include "gain_measures.hpp"
+
 template <class S, class Rel>
 void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratch &sc,
                  double *out, uint8_t *empty, uint8_t &flags) {
@@ -991,6 +1002,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         int64_t want = depth(r);
         K = std::max(K, std::min(want, m));
         if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
+        K_ideal = std::max(K_ideal, gain_ideal_depth(r.formula, n_rel));
     }
     K = std::min(K, m);
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
@@ -1004,7 +1016,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const bool ordered = r.curve || r.formula == RECIPROCAL_RANK ||
                              r.formula == AVERAGE_PRECISION || r.formula == DCG ||
                              r.formula == NDCG || r.formula == BPREF ||
-                             r.formula == INFERRED_AP || r.formula == UNJUDGED;
+                             r.formula == INFERRED_AP || r.formula == UNJUDGED ||
+                             gain_reads_order(r.formula);
         if (ordered || cut < K) D = std::max(D, cut);
     }
     // Beyond D the set-based formulas read only e, and hit its h.
@@ -1276,6 +1289,14 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             if (!curve) o[0] = ap_value(r.denominator, num, cum_e, k_nominal, cut, view, ga, c0, n0);
             break;
         }
+        case RBP:
+        case RNDCG:
+        case BING:
+        case UTILITY:
+        case NDCG_REL:
+        case G_GAIN:
+            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, t, curve, c_end, o);
+            break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }

@@ -184,8 +184,9 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         ``-m`` arguments (see :func:`parse_measure`).
     level : int, default=1
         trec_eval's ``-l``: a document is relevant when its grade is at
-        least ``level`` (binary measures). nDCG and DCG use every positive
-        grade as gain and count negative grades as 0, as trec_eval does.
+        least ``level`` (binary measures). The graded measures (nDCG, DCG
+        and trec_eval's other gain measures) use every positive grade as
+        gain and count negative grades as 0, as trec_eval does.
     ties : {"trec_eval", "average"}, default="trec_eval"
         ``"trec_eval"``: tied scores ranked by docno descending
         (``ignore_ties=True`` on from_trec's columns); ``"average"``:
@@ -200,7 +201,8 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         Keyed by output label, in order, for the measures with per-query
         values (not ``runid``, ``num_q``, ``gm_map``, ``gm_bpref``); integer
         counts for ``num_ret`` and the like, strings for ``relstring``.
-        Queries with no relevant document score 0, as in trec_eval.
+        Queries with no relevant document score 0, as in trec_eval (utility
+        has its own value there).
     """
     columns, qids, values, _ = _evaluate(
         qrels, run, measures, level=level, ties=ties, complete=complete
@@ -236,6 +238,14 @@ def _evaluate(qrels, run, measures, *, level, ties, complete):
             found.update(
                 zip(requests, engine.with_undefined(per_row, requests, 0.0).values())
             )
+    # Measures that trec_eval sets to 0 on queries without a document at the
+    # level, though they read every positive grade (Rndcg).
+    gated = [r for r in found if r.metric.trec_eval_level_gate]
+    if gated:
+        at_level = np.concatenate([[0], np.cumsum(rows.y_true >= level)])
+        none_at_level = np.diff(at_level[rows.offsets]) == 0
+        for r in gated:
+            found[r] = np.where(none_at_level, 0.0, found[r])
     values = {}
     for c in columns:
         if c.request is not None:
@@ -316,8 +326,9 @@ _EPILOG = _paragraphs(
     "Rprec, recip_rank, P). Each is printed as written, in the order given; "
     "a family or nickname prints trec_eval's names (P_5, ...).",
     "relevance: binary measures count a document as relevant when its grade "
-    "is at least LEVEL (-l); nDCG and DCG use every positive grade as gain, as "
-    "trec_eval does. Queries with no relevant document score 0.",
+    "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
+    "every positive grade as gain, as trec_eval does. Queries with no relevant "
+    "document score 0 (utility has its own value there, as in trec_eval).",
     "ties: '--ties trec_eval' (default) ranks documents of equal score by "
     "docno, descending, exactly as trec_eval does: the value then depends on "
     "the document names. '--ties average' gives the expected value over all "
