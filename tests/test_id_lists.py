@@ -12,6 +12,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+import trec_eval_reference
 from helpers import FUNCS, row_values
 
 from sklearn_rankk import (
@@ -186,7 +187,8 @@ def brute_force(relevant, ranked, k):
     first = next((r + 1 for r, h in enumerate(hits) if h), None)
     rp_hits = [grades.get(i, 0) > 0 for i in ranked[:n_rel]]
     if not n_rel:  # zero_division=nan leaves the query out of every metric
-        return dict.fromkeys(FUNCS, np.nan)
+        # but utility, defined on every row: minus the retrieved items
+        return {**dict.fromkeys(FUNCS, np.nan), "utility": -float(len(ranked))}
     return {
         "precision": sum(hits) / k,
         "recall": sum(hits) / n_rel if n_rel else np.nan,
@@ -201,6 +203,25 @@ def brute_force(relevant, ranked, k):
         "ndcg": dcg / idcg if idcg > 0 else np.nan,
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
         "err": _err(rel),
+        **_gain_measures(grades, ranked, k),
+    }
+
+
+def _gain_measures(grades, ranked, k):
+    """trec_eval's gain measures and utility (whole ranking but rbp@k), from
+    trec_eval_reference (a port of trec_eval's C code)."""
+    top = max(max(grades.values()), 1)
+    rbp = 0.1 * sum(grades.get(i, 0) / top * 0.9**r for r, i in enumerate(ranked[:k]))
+    qrels = {i: int(g) for i, g in grades.items()}
+    rr = trec_eval_reference.res_rels(ranked, qrels)
+    hits = sum(grades.get(i, 0) > 0 for i in ranked)
+    return {
+        "rbp": rbp,
+        "utility": hits - (len(ranked) - hits),
+        "binary_g": trec_eval_reference.binG(rr, None),
+        "rndcg": trec_eval_reference.Rndcg(rr, None),
+        "ndcg_rel": trec_eval_reference.ndcg_rel(rr, None),
+        "normalized_gain": trec_eval_reference.G(rr, None),
     }
 
 
@@ -230,10 +251,9 @@ def _set_measures(grades, ranked):
     }
 
 
-# Fall-out divides by the non-relevant items of a row, which id lists do not
-# define: the padding and the unjudged ranked ids count (see
-# test_fall_out_counts_the_padding); test_common checks it on matrices.
-FUNCTIONS = {name: f for name, f in FUNCS.items() if name != "fall_out"}
+# The measures that read judgments need mark_unjudged=True: tests/test_judged.py
+# (and test_fall_out_needs_mark_unjudged below).
+FUNCTIONS = {n: f for n, f in FUNCS.items() if not METRICS[n].reads_judgments}
 
 
 def random_queries(seed, n_queries=25, graded=True):
@@ -398,13 +418,18 @@ def test_empty_everything():
     assert precision_at_k_score(y_true, y_score, k=3) == 0.0
 
 
-def test_fall_out_counts_the_padding():
-    """The padding (relevance 0) is non-relevant for fall-out: a known limit
-    of id lists, which name no collection; the value is that of the padded
-    matrix."""
-    y_true, y_score = from_id_lists([{"a"}, {"x"}], [["a", "b"], ["y", "z", "w"]])
+def test_fall_out_needs_mark_unjudged():
+    """Fall-out counts the judged non-relevant items. Without
+    mark_unjudged, an id absent from the judgments and the padding have
+    grade 0 and count as non-relevant; with it, they are not judged."""
+    relevant, ranked = [{"a"}, {"x"}], [["a", "b"], ["y", "z", "w"]]
+    y_true, y_score = from_id_lists(relevant, ranked)
     rows = FUNCS["fall_out"](y_true, y_score, k=2, average=None)
-    # Row 1: "a", "b"; its non-relevant items are "b" and two padding items
-    # (1/1 without them). Row 2: "y", "z", two of its 3 non-relevant items
-    # ("x", relevant, is unranked).
+    # Row 1: "a", "b"; "b" and two padding items are non-relevant. Row 2:
+    # "y", "z", two of its 3 non-relevant items ("x", relevant, is unranked).
     np.testing.assert_array_equal(rows, [1 / 3, 2 / 3])
+    # Judgments {"a": 1, "b": 0}, {"x": 1, "y": 0, "w": 0}: only they count.
+    judged = [{"a": 1, "b": 0}, {"x": 1, "y": 0, "w": 0}]
+    y_true, y_score = from_id_lists(judged, ranked, mark_unjudged=True)
+    rows = FUNCS["fall_out"](y_true, y_score, k=2, average=None)
+    np.testing.assert_array_equal(rows, [1.0, 1 / 2])

@@ -34,6 +34,11 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t col
         double log_base
         double beta
+        double p
+        double u_tp
+        double u_fp
+        double u_fn
+        double u_tn
         double max_grade
 
     cdef struct Plan:
@@ -43,6 +48,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double threshold
         int32_t want_ideal
         int32_t any_exponential
+        int32_t want_judged
         int32_t n_threads
         int64_t out_stride
 
@@ -103,6 +109,18 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
+# Measures that read judgments (negative grades: not judged).
+BPREF = 60
+INFERRED_AP = 61
+UNJUDGED = 62
+# trec_eval's gain measures and utility (gain_measures.hpp).
+RBP = 40
+RNDCG = 41
+BING = 42
+UTILITY = 43
+NDCG_REL = 44
+G_GAIN = 45
+_READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
 # Peers' measures, numbered apart from trec_eval's.
 ERR = 20
 FALL_OUT = 21
@@ -162,6 +180,11 @@ cdef vector[Request] _requests(requests) except *:
         r.col = row["col"]
         r.log_base = row["log_base"]
         r.beta = row["beta"]
+        r.p = row["p"]
+        r.u_tp = row["u_tp"]
+        r.u_fp = row["u_fp"]
+        r.u_fn = row["u_fn"]
+        r.u_tn = row["u_tn"]
         r.max_grade = row["max_grade"]
         out.push_back(r)
     return out
@@ -177,8 +200,11 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     plan.threshold = threshold
     plan.want_ideal = 0
     plan.any_exponential = 0
+    plan.want_judged = 0
     for i in range(req.size()):
-        if req[i].formula == NDCG:
+        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED):
+            plan.want_judged = 1
+        if req[i].formula in _READS_IDEAL:
             plan.want_ideal = 1
         if req[i].exponential:
             plan.any_exponential = 1
@@ -335,6 +361,11 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
     ("beta", np.float64),
+    ("p", np.float64),
+    ("u_tp", np.float64),
+    ("u_fp", np.float64),
+    ("u_fn", np.float64),
+    ("u_tn", np.float64),
     ("max_grade", np.float64),
 ])
 

@@ -153,6 +153,15 @@ class Compiled:
     columns: list
 
 
+# utility's coefficients -> the kernel's u_tp, u_fp, u_fn, u_tn.
+_UTILITY_DEFAULTS = {
+    "tp_weight": 1.0,
+    "fp_weight": -1.0,
+    "fn_weight": 0.0,
+    "tn_weight": 0.0,
+}
+
+
 def compile_requests(requests, n_items):
     """The kernel's request array; curves without ``k`` span ``n_items``."""
     array = np.zeros(len(requests), dtype=_kernel.REQUEST_DTYPE)
@@ -174,6 +183,9 @@ def compile_requests(requests, n_items):
         row["col"] = col
         row["log_base"] = options.get("log_base", 2)
         row["beta"] = options.get("beta", 1.0)
+        row["p"] = options.get("p", 0.9)
+        for coefficient, default in _UTILITY_DEFAULTS.items():
+            row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
         max_grade = options.get("max_grade")  # ERR; None: each row's largest grade
         row["max_grade"] = np.nan if max_grade is None else max_grade
         columns.append(slice(col, col + width))
