@@ -279,3 +279,17 @@ def test_wide_tie_groups_on_every_selection_path(sparse):
             func = err_at_k_score if metric == "err" else fall_out_at_k_loss
             got = func(relevance, y_score, k=k, average=None, **params)
             np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-13)
+
+
+def test_fall_out_beside_a_judged_measure():
+    # With bpref in the same pass, fall-out reads the kernel's judged count.
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(-2, 3, size=(30, 12))
+    y_score = rng.integers(0, 4, size=(30, 12)).astype(float)
+    alone = fall_out_at_k_loss(y_true, y_score, k=3, average=None, zero_division=0.0)
+    scorer = get_scorer(["bpref", "neg_fall_out@3"], zero_division=0.0)
+    from sklearn_rankk._core import engine
+
+    rows = engine.row_values(scorer.requests, y_true, y_score)
+    np.testing.assert_allclose(rows.values[1], alone, rtol=1e-15, atol=0)
+    assert np.all(y_true.min(axis=1) < 0)  # unjudged items in every row
