@@ -224,6 +224,13 @@ def o_infap(ranking, row, k, params):
     return total / n_rel
 
 
+def o_rbp_residual(ranking, row, k, params):
+    """trec_eval's m_rbp_resid.c: the unjudged ranks' RBP weight plus p**n."""
+    p = params["p"]
+    weights = [(1 - p) * p**i for i, j in enumerate(ranking) if _unjudged(row, j)]
+    return math.fsum(weights) + p ** len(ranking) if weights else 0.0
+
+
 def o_unjudged(ranking, row, k, params):
     return sum(_unjudged(row, j) for j in _top(ranking, k)) / k
 
@@ -345,6 +352,7 @@ ORACLES = {
     "bpref": o_bpref,
     "infap": o_infap,
     "unjudged": o_unjudged,
+    "rbp_residual": o_rbp_residual,
     "rbp": o_rbp,
     "rndcg": o_rndcg,
     "binary_g": o_binary_g,

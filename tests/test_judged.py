@@ -24,6 +24,7 @@ from sklearn_rankk import (
     map_at_k_score,
     ndcg_at_k_score,
     precision_at_k_score,
+    rank_biased_precision_residual,
     unjudged_fraction_at_k,
 )
 
@@ -71,6 +72,13 @@ def test_bpref_and_infap_match_trec_eval_port(seed, level):
         np.testing.assert_allclose(
             got, reference(name, qrels, run, qids, level), rtol=1e-12, atol=1e-14
         )
+    for p in (0.5, 0.9):
+        got = rank_biased_precision_residual(y_true, y_score, p=p, **options)
+        want = [
+            te.rbp_resid(te.rank_documents(list(run[q].items())), qrels[q], level, p)
+            for q in qids
+        ]
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
     for k in (5, 10, 20):
         got = unjudged_fraction_at_k(y_true, y_score, k=k, **options)
         want = [v[0] for v in reference_unj(qrels, run, qids, k)]
@@ -114,16 +122,28 @@ def large_tied_case(seed):
 
 @pytest.mark.parametrize("threshold", [0, 1])
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("name", ["bpref", "infap", "unjudged"])
+@pytest.mark.parametrize("name", ["bpref", "infap", "unjudged", "rbp_residual"])
 def test_exact_ties_on_large_groups(name, seed, threshold):
     """Up to 8! orderings of one group, against the brute-force oracle."""
     y_true, y_score = large_tied_case(seed)
     k = 5 if name == "unjudged" else None
+    params = {"p": 0.8} if name == "rbp_residual" else {}
     expected = oracle(
-        name, y_true, y_score, ignore_ties=False, threshold=threshold, k=k, params={}
+        name,
+        y_true,
+        y_score,
+        ignore_ties=False,
+        threshold=threshold,
+        k=k,
+        params=params,
     )
     kwargs = {"k": k} if k else {}
-    func = JUDGED.get(name, unjudged_fraction_at_k)
+    kwargs.update(params)
+    func = {
+        **JUDGED,
+        "unjudged": unjudged_fraction_at_k,
+        "rbp_residual": rank_biased_precision_residual,
+    }[name]
     got = func(
         y_true,
         y_score,

@@ -113,6 +113,7 @@ SET_AVERAGE_PRECISION = 10
 BPREF = 60
 INFERRED_AP = 61
 UNJUDGED = 62
+RBP_RESIDUAL = 63
 # trec_eval's gain measures and utility (gain_measures.hpp).
 RBP = 40
 RNDCG = 41
@@ -202,7 +203,7 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     plan.any_exponential = 0
     plan.want_judged = 0
     for i in range(req.size()):
-        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED):
+        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED, RBP_RESIDUAL):
             plan.want_judged = 1
         if req[i].formula in _READS_IDEAL:
             plan.want_ideal = 1

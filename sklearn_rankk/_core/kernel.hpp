@@ -68,6 +68,7 @@ enum Formula : int32_t {
     BPREF = 60,
     INFERRED_AP = 61,
     UNJUDGED = 62,
+    RBP_RESIDUAL = 63,
     // trec_eval's gain measures and utility (gain_measures.hpp)
     RBP = 40,
     RNDCG = 41,
@@ -1059,6 +1060,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                              r.formula == AVERAGE_PRECISION || r.formula == DCG ||
                              r.formula == NDCG || r.formula == BPREF ||
                              r.formula == INFERRED_AP || r.formula == UNJUDGED ||
+                             r.formula == RBP_RESIDUAL ||
                              gain_reads_order(r.formula) || r.formula == ERR;
         if (ordered || cut < K) D = std::max(D, cut);
     }
@@ -1445,6 +1447,24 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                               std::min(c_end, K_eff)};
             o[0] = r.formula == BPREF ? bpref_value(w, (double)n_rel, (double)n_nonrel)
                                       : infap_value(w, (double)n_rel);
+            break;
+        }
+        case RBP_RESIDUAL: {
+            /* The most RBP could still rise (trec_eval's rbp_resid): the
+             * weight of the unjudged ranks, (1 - p) sum p**i over them, plus
+             * p**n of the ranks past the retrieved ones; 0 when no
+             * retrieved item is unjudged. Linear in each rank's expected
+             * unjudged indicator. */
+            const int64_t end = std::min(c_end, K_eff);
+            double resid = 0.0, unj = 0.0, w = 1.0;
+            for (int64_t c = 0; c < end; ++c) {
+                const double u = (sc.w_np[c] + sc.w_pool[c]) / ng[c];
+                resid += u * w;
+                unj += u;
+                w *= r.p;
+            }
+            o[0] = unj > 0.5 ? w + (1.0 - r.p) * resid : 0.0;
+            is_empty = false;  // defined whatever the relevant items
             break;
         }
         case UNJUDGED: {  // expected unjudged items in the top k, over k

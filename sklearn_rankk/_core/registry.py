@@ -865,6 +865,39 @@ _ENTRIES = (
     >>> unjudged_fraction_at_k(y_true, y_score, k=4, average=None)
     array([0.25, 0.25])""",
     ),
+    Metric(
+        name="rbp_residual",
+        function_name="rank_biased_precision_residual",
+        label="RBP residual",
+        formula=_kernel.RBP_RESIDUAL,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        params=(PERSISTENCE,),
+        empty_rows="never",
+        in_default_report=False,
+        trec_eval_whole="rbp_resid",
+        summary="""\
+    Residual of rank-biased precision: how much RBP could still rise.
+
+    ``(1 - p) * sum over unjudged retrieved ranks i of p**(i - 1) + p**n``,
+    ``n`` the number of retrieved items, whose ``p**n`` is the weight of the
+    ranks never retrieved; 0 when no retrieved item is unjudged (trec_eval's
+    ``rbp_resid``, Moffat and Zobel 2008). With binary relevance, RBP lies
+    between :func:`rank_biased_precision_score` and it plus the residual
+    whatever the unjudged items turn out to be. A diagnostic of the
+    judgments, not a ``*_score``; defined on every row, so
+    ``zero_division`` does not apply. Linear in each rank's unjudged
+    indicator: under ties, in closed form.""" + _JUDGED_NOTE,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import rank_biased_precision_residual
+    >>> rank_biased_precision_residual(y_true, y_score, p=0.5, average=None)
+    array([0.1875 , 0.09375])
+
+    First row: the unjudged item at rank 3 weighs ``0.5 * 0.5**2`` and the
+    ranks past the 4 retrieved ``0.5**4``.""",
+    ),
     # ---- trec_eval's gain measures and utility (gain_measures.hpp) ----
     Metric(
         name="rbp",
