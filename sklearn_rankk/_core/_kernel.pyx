@@ -39,6 +39,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double u_fp
         double u_fn
         double u_tn
+        double max_grade
 
     cdef struct Plan:
         const Request* req
@@ -121,6 +122,9 @@ UTILITY = 43
 NDCG_REL = 44
 G_GAIN = 45
 _READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
+# Peers' measures, numbered apart from trec_eval's.
+ERR = 20
+FALL_OUT = 21
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -182,6 +186,7 @@ cdef vector[Request] _requests(requests) except *:
         r.u_fp = row["u_fp"]
         r.u_fn = row["u_fn"]
         r.u_tn = row["u_tn"]
+        r.max_grade = row["max_grade"]
         out.push_back(r)
     return out
 
@@ -362,6 +367,7 @@ REQUEST_DTYPE = np.dtype([
     ("u_fp", np.float64),
     ("u_fn", np.float64),
     ("u_tn", np.float64),
+    ("max_grade", np.float64),
 ])
 
 
