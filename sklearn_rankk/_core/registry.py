@@ -888,7 +888,8 @@ _ENTRIES = (
     whatever the unjudged items turn out to be. A diagnostic of the
     judgments, not a ``*_score``; defined on every row, so
     ``zero_division`` does not apply. Linear in each rank's unjudged
-    indicator: under ties, in closed form.""" + _JUDGED_NOTE,
+    indicator: under ties, in closed form."""
+        + _JUDGED_NOTE,
         examples=_JUDGED_EXAMPLE
         + """
     >>> from sklearn_rankk import rank_biased_precision_residual
