@@ -59,7 +59,13 @@ from sklearn_rankk._core.registry import METRICS
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 # The metrics with a cut-off k.
-FUNCS = {name: f for name, f in ALL_FUNCS.items() if METRICS[name].needs_k}
+# Metrics with a cut-off that have a scorer (the diagnostics of the
+# judgments have none: test_diagnostics_have_no_scorer).
+FUNCS = {
+    name: f
+    for name, f in ALL_FUNCS.items()
+    if METRICS[name].needs_k and not METRICS[name].diagnostic
+}
 K_NONE_OK = ["mrr", "map", "dcg", "ndcg"]
 NAMES = [
     "precision@2",
@@ -156,6 +162,28 @@ def test_every_metric_at_k_name(metric, k):
     expected = FUNCS[metric](y_true, y_score, k=k, zero_division=0.0)
     expected *= -1 if loss else 1
     assert scorer(_Scores(), y_score, y_true) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "name", [n for n, m in METRICS.items() if m.diagnostic], ids=str
+)
+def test_diagnostics_have_no_scorer(name):
+    """The unjudged fraction and RBP's residual measure the judgments: no
+    scorer (model selection would favour what the assessors judged)."""
+    metric = METRICS[name]
+    spelled = f"{name}@10" if metric.needs_k else name
+    with pytest.raises(ValueError, match="measures the judgments, not the ranking"):
+        get_scorer(spelled)
+    with pytest.raises(ValueError, match="measures the judgments"):
+        get_scorer(["ndcg@10", spelled])
+    with pytest.raises(TypeError, match="has no scorer"):
+        make_ranking_scorer(ALL_FUNCS[name])
+    assert all(not f.startswith(name) for f in get_scorer_names())
+    # ... but a report gives it.
+    y_true = np.array([[1, -1, 0], [0, 1, -1]])
+    y_score = np.array([[0.3, 0.2, 0.1], [0.1, 0.3, 0.2]])
+    report = sklearn_rankk.ranking_report(y_true, y_score, k=[2], metrics=[name])
+    assert report.to_dict()
 
 
 @pytest.mark.parametrize("metric", K_NONE_OK)

@@ -221,6 +221,11 @@ class Metric:
         False for a loss (fall-out): its function ends in ``_loss``, and its
         scorer, ``"neg_<name>@<k>"``, gives the negated value, which model
         selection maximises (scikit-learn's convention).
+    diagnostic : bool
+        Whether it measures the judgments rather than the ranking (the
+        unjudged fraction, RBP's residual): functions and reports give it,
+        but no scorer is made of it (model selection would favour rankings
+        by what their assessors happened to judge).
     undefined_when : str
         The rows where ``zero_division`` applies, in words (messages).
     trec_eval_cutoff : str or None
@@ -257,6 +262,7 @@ class Metric:
     empty_rows: str = "zero_division"
     in_default_report: bool = True
     greater_is_better: bool = True
+    diagnostic: bool = False
     undefined_when: str = "no relevant item"
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
@@ -841,6 +847,7 @@ _ENTRIES = (
     Metric(
         name="unjudged",
         function_name="unjudged_fraction_at_k",
+        diagnostic=True,
         label="Unjudged",
         formula=_kernel.UNJUDGED,
         reads_judgments=True,
@@ -868,6 +875,7 @@ _ENTRIES = (
     Metric(
         name="rbp_residual",
         function_name="rank_biased_precision_residual",
+        diagnostic=True,
         label="RBP residual",
         formula=_kernel.RBP_RESIDUAL,
         reads_judgments=True,
@@ -1160,9 +1168,10 @@ def scorer_name_forms(signed=False):
     def spell(m):
         return m.scorer_prefix + m.name if signed else m.name
 
-    with_k = [f"{spell(m)}@<k>" for m in _ENTRIES if m.needs_k]
-    alone = [spell(m) for m in _ENTRIES if m.allow_k_none]
-    return with_k + alone + [spell(m) for m in _ENTRIES if not m.needs_k]
+    entries = [m for m in _ENTRIES if not (signed and m.diagnostic)]
+    with_k = [f"{spell(m)}@<k>" for m in entries if m.needs_k]
+    alone = [spell(m) for m in entries if m.allow_k_none]
+    return with_k + alone + [spell(m) for m in entries if not m.needs_k]
 
 
 def parse_scorer_name(name, signed=False):
@@ -1192,6 +1201,12 @@ def parse_scorer_name(name, signed=False):
             f"the value itself."
         )
     metric = METRICS.get(base) if base else None
+    if signed and metric is not None and metric.diagnostic:
+        raise ValueError(
+            f"{metric.name} measures the judgments, not the ranking: it has no "
+            f"scorer (model selection would favour what the assessors happened "
+            f"to judge). {metric.function_name} and ranking_report give it."
+        )
     if metric is not None:
         if match["k"] is None:
             if metric.allow_k_none or not metric.needs_k:
