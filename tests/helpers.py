@@ -190,7 +190,9 @@ def o_r_precision(ranking, row, k, params):
     n_rel = sum(row.rel)
     if n_rel == 0:
         return None
-    return sum(row.rel[j] for j in ranking[:n_rel]) / n_rel
+    # trec_eval's Rprec_mult: precision at (long)(x R + 0.9), R at x = 1.
+    c = int(params["multiple"] * n_rel + 0.9)
+    return sum(row.rel[j] for j in ranking[:c]) / c if c else 0.0
 
 
 #: The oracle of every metric of the registry, by name.
@@ -234,12 +236,14 @@ PARAM_VALUES = {
     "gain": ("linear", "exponential"),
     "log_base": (2, 10),
     "beta": (0.0, 0.5, 2.0),
+    "multiple": (0.2, 1.0, 1.4, 2.0, 3.0),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
     "gain": "linear",
     "log_base": 2,
     "beta": 1.0,
+    "multiple": 1.0,
 }
 
 

@@ -20,7 +20,7 @@ from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-          "set_recall", "set_map", "set_F"]  # fmt: skip
+          "set_recall", "set_map", "set_F", "Rprec_mult"]  # fmt: skip
 
 
 def trec_file(name):
@@ -62,7 +62,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 57  # 3 topics and 'all', 57 measures
+    assert len(expected) == 4 * 67  # 3 topics and 'all', 67 measures
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}
@@ -97,6 +97,18 @@ def test_regression_output_with_explicit_names(capsys):
     for name, alias in aliases.items():
         renamed = renamed.replace(f"{name:<22}\t", f"{alias:<22}\t")
     assert out2 == renamed
+
+
+def test_real_parameter_families_named_one_by_one(capsys):
+    """Rprec_mult_0.2 and Rprec_mult.1.4,2: trec_eval's lines for those
+    values, labelled as trec_eval labels them (%3.2f)."""
+    status, out, _ = run_main(
+        capsys, "-q", "-m", "Rprec_mult_0.2", "-m", "Rprec_mult.1.4,2",
+        trec_file("qrels.test"), trec_file("results.test"),
+    )  # fmt: skip
+    assert status == 0
+    names = {"Rprec_mult_0.20", "Rprec_mult_1.40", "Rprec_mult_2.00"}
+    assert out.splitlines(keepends=True) == shared_lines("out.test.aq", names)
 
 
 def test_tie_modes_on_regression_files(capsys):
@@ -157,7 +169,8 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
-                 "set_map", "set_F"]  # fmt: skip
+                 "set_map", "set_F", "Rprec_mult_0.20", "Rprec_mult_0.60",
+                 "Rprec_mult_1.40", "Rprec_mult_2.00"]  # fmt: skip
 
 
 def pytrec(qrels, run, level):
@@ -237,6 +250,9 @@ def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
         ("ndcg", [("ndcg", "ndcg", None)]),
         ("mrr@10", [("mrr@10", "mrr", 10)]),
         ("f1@3", [("f1@3", "f1", 3)]),
+        ("Rprec_mult.0.5,2", [("Rprec_mult_0.50", "r_precision", None),
+                              ("Rprec_mult_2.00", "r_precision", None)]),
+        ("Rprec_mult_0.2", [("Rprec_mult_0.20", "r_precision", None)]),
     ],
 )  # fmt: skip
 def test_parse_measure(text, expected):
@@ -312,6 +328,8 @@ def test_ties_flag(tmp_path, capsys):
         ("bpref", "trec_eval's names work too: P_<k>"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
         ("ndcg.1=0", "only trec_eval's cut-off measures"),
+        ("Rprec_mult.0.5,x", "Bad parameters in measure 'Rprec_mult.0.5,x'"),
+        ("Rprec_mult.0", "multiple must be > 0.0"),
         ("recall", None),
     ],
 )

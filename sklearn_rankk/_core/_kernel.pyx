@@ -34,6 +34,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t col
         double log_base
         double beta
+        double level
 
     cdef struct Plan:
         const Request* req
@@ -158,6 +159,7 @@ cdef vector[Request] _requests(requests) except *:
         r.col = row["col"]
         r.log_base = row["log_base"]
         r.beta = row["beta"]
+        r.level = row["level"]
         out.push_back(r)
     return out
 
@@ -330,6 +332,7 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
     ("beta", np.float64),
+    ("level", np.float64),
 ])
 
 

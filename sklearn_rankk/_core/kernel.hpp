@@ -93,6 +93,9 @@ struct Request {
     int64_t col;  // first output column
     double log_base;
     double beta;  // FBETA
+    // A real parameter: the multiple of |R| of a K_NREL cut (R-precision's
+    // trec_eval Rprec_mult, 1 for R-precision itself); IPREC's recall level.
+    double level;
 };
 
 struct Plan {
@@ -803,9 +806,13 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             for (int64_t j = 0; j < m; ++j) n_ret += !((double)s[j] == -INFINITY);
             break;
         }
-    // A request's depth: its k, the whole row, |R| or the retrieved items.
+    // A request's depth: its k, the whole row, |R| (times r.level, as
+    // trec_eval's Rprec_mult: (long)(level |R| + 0.9), |R| at level 1) or the
+    // retrieved items.
     auto depth = [&](const Request &r) -> int64_t {
-        return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : (r.k == K_NREL ? n_rel : n_ret));
+        if (r.k == K_NREL)
+            return r.level == 1.0 ? n_rel : (int64_t)(r.level * (double)n_rel + 0.9);
+        return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_ret);
     };
     // How deep this row is ranked, and how deep its ideal ranking is read.
     int64_t K = 1, K_ideal = 0;

@@ -174,6 +174,7 @@ def compile_requests(requests, n_items):
         row["col"] = col
         row["log_base"] = options.get("log_base", 2)
         row["beta"] = options.get("beta", 1.0)
+        row["level"] = options.get("multiple", options.get("recall_level", 1.0))
         columns.append(slice(col, col + width))
         col += width
     return Compiled(array, col, columns)

@@ -36,7 +36,13 @@ class Param:
     choices : tuple or None
         The accepted values, if it is an option.
     low : float or None
-        If a real number: the value must be larger than ``low``.
+        If a real number: the value must be larger than ``low`` (or equal,
+        with ``low_inclusive``).
+    high : float or None
+        If a real number: the value must be at most ``high``.
+    sequence : bool
+        Whether the value is a non-empty sequence of such real numbers (a
+        tuple of floats once validated).
     doc : str
         Its numpydoc entry (type line and description).
     """
@@ -46,6 +52,8 @@ class Param:
     choices: tuple | None = None
     low: float | None = None
     low_inclusive: bool = False
+    high: float | None = None
+    sequence: bool = False
     doc: str = ""
 
 
@@ -92,8 +100,20 @@ BETA = Param(
         weights by ``x = beta**2``.""",
 )
 
+MULTIPLE = Param(
+    "multiple",
+    1.0,
+    low=0.0,
+    doc="""\
+    multiple : float, default=1.0
+        Cut each sample at this multiple of its |R|: at rank
+        ``c = floor(multiple * |R| + 0.9)``, trec_eval's ``Rprec_mult_x``
+        (precision at c, ranks past the end of the row counting as not
+        relevant). At 1.0, c = |R| and the value is R-precision.""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
-PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA)}
+PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA, MULTIPLE)}
 
 
 @dataclass(frozen=True)
@@ -151,6 +171,17 @@ class Metric:
         trec_eval's name of the metric over the whole ranking.
     trec_eval_cutoffs : tuple of int
         trec_eval's cut-offs when the cut-off family is named alone.
+    trec_eval_family : str or None
+        trec_eval's name of the metric's family with a real parameter
+        (``"Rprec_mult"`` for ``Rprec_mult_0.20``): each value sets the
+        keyword ``trec_eval_param``; the family named alone takes
+        ``trec_eval_values``.
+    trec_eval_param : str or None
+        The keyword parameter that trec_eval's parameters set: one value per
+        measure of ``trec_eval_family``, or, for ``trec_eval_whole`` without a
+        family, the tuple of values of ``<name>.<v1>,<v2>,...``.
+    trec_eval_values : tuple of float
+        The values of ``trec_eval_family`` named alone.
     aliases : tuple of str
         Other names accepted as ``<alias>@<k>`` on the command line.
     summary, undefined_doc, examples : str
@@ -176,6 +207,9 @@ class Metric:
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    trec_eval_family: str | None = None
+    trec_eval_param: str | None = None
+    trec_eval_values: tuple = ()
     aliases: tuple = ()
     summary: str = ""
     undefined_doc: str = ""
@@ -458,22 +492,32 @@ _ENTRIES = (
         name="r_precision",
         function_name="r_precision_score",
         label="R-precision",
-        # Recall (= precision) at the cut-off |R| of each row.
-        formula=_kernel.RECALL,
+        # Precision at the cut-off multiple * |R| of each row (= recall at 1).
+        formula=_kernel.PRECISION,
         needs_k=False,
+        params=(MULTIPLE,),
         perfect_is_one=True,
         trec_eval_whole="Rprec",
+        trec_eval_family="Rprec_mult",
+        trec_eval_param="multiple",
+        trec_eval_values=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
         summary="""\
     R-precision: precision at rank |R|, the number of relevant items.
 
     ``R-precision = P@|R| = R@|R|``, with |R| taken per sample (trec_eval's
-    ``Rprec``). It has no ``k``.""",
+    ``Rprec``). It has no ``k``. With ``multiple``, precision at rank
+    ``c = floor(multiple * |R| + 0.9)`` (trec_eval's ``Rprec_mult``), also
+    when c exceeds the row's length or its retrieved items. Linear in the
+    number of relevant items in the top c, so the exact expectation under
+    ties is the formula at its expected value.""",
         undefined_doc=_NO_RELEVANT,
         examples=_EXAMPLE_DATA
         + """
     >>> from sklearn_rankk import r_precision_score
     >>> r_precision_score(y_true, y_score)
-    0.25""",
+    0.25
+    >>> r_precision_score(y_true, y_score, multiple=0.5)
+    0.5""",
     ),
     Metric(
         name="set_precision",
@@ -622,6 +666,11 @@ TREC_EVAL_NAMES = {
     **{m.trec_eval_whole: (m, False) for m in _ENTRIES if m.trec_eval_whole},
 }
 
+#: trec_eval's families with a real parameter (``Rprec_mult``,
+#: ``iprec_at_recall``) -> metric: ``<family>_<x>`` is the metric with its
+#: ``trec_eval_param`` set to x.
+TREC_EVAL_FAMILIES = {m.trec_eval_family: m for m in _ENTRIES if m.trec_eval_family}
+
 #: trec_eval's nicknames, restricted to the measures the package computes, in
 #: trec_eval's order.
 TREC_EVAL_NICKNAMES = {
@@ -632,6 +681,7 @@ TREC_EVAL_NICKNAMES = {
         "recip_rank",
         "P",
         "recall",
+        "Rprec_mult",
         "ndcg",
         "ndcg_cut",
         "map_cut",

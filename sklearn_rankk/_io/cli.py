@@ -17,6 +17,7 @@ import textwrap
 
 from .._core import engine
 from .._core.registry import (
+    TREC_EVAL_FAMILIES,
     TREC_EVAL_NAMES,
     TREC_EVAL_NICKNAMES,
     metric_for_alias,
@@ -31,6 +32,12 @@ from .trec import trec_rows
 _CUTOFF = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if cut}
 _WHOLE = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if not cut}
 _TREC_CUT_NAME = re.compile(rf"({'|'.join(_CUTOFF)})_([1-9][0-9]*)")
+# trec_eval's families with a real parameter (Rprec_mult_0.20, ...) and its
+# whole measures that take parameters (11pt_avg.0.1,0.5: the recall levels).
+_REAL = r"[0-9]*\.?[0-9]+"
+_FAMILY = TREC_EVAL_FAMILIES
+_WHOLE_PARAM = {name: m for name, m in _WHOLE.items() if m.trec_eval_param}
+_TREC_FAMILY_NAME = re.compile(rf"({'|'.join(_FAMILY)})_({_REAL})")
 _ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
 # The exit status of a tool killed by SIGPIPE, as a shell reports it.
 _CLOSED_PIPE = 128 + 13
@@ -38,7 +45,12 @@ _CLOSED_PIPE = 128 + 13
 TREC_FORMS = (
     f"{', '.join(f'{name}_<k>' for name in _CUTOFF)}, {', '.join(_WHOLE)}; "
     f"'<family>.<k1>,<k2>,...' and a family alone ({', '.join(_CUTOFF)}: "
-    f"trec_eval's default cut-offs); the nicknames "
+    f"trec_eval's default cut-offs); "
+    f"{', '.join(f'{name}_<x>' for name in _FAMILY)} and "
+    f"'<family>.<x1>,<x2>,...' (x a real number; alone: trec_eval's "
+    f"defaults; printed as {', '.join(f'{name}_%3.2f' for name in _FAMILY)}); "
+    f"{', '.join(f'{name}.<x1>,<x2>,...' for name in _WHOLE_PARAM)} (their "
+    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
     f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
@@ -56,19 +68,67 @@ def parse_measure(text):
     ``P_5`` for each cut-off of ``P.5,10`` or ``P``; ``metric`` is the
     package's name of the metric.
     """
-    return [(label, metric.name, k) for label, metric, k in _parse(text)]
+    return [(label, metric.name, k) for label, metric, k, _ in _parse(text)]
+
+
+def _reals(text, params):
+    """trec_eval's real parameters ``x1,x2,...``, checked."""
+    values = params.split(",")
+    if not all(re.fullmatch(_REAL, x) for x in values):
+        raise ValueError(
+            f"Bad parameters in measure {text!r}: expected real numbers "
+            f"separated by commas, e.g. {text.partition('.')[0]}.0.2,0.5."
+        )
+    return [float(x) for x in values]
+
+
+def _with_param(text, label, metric, value):
+    """(label, metric, None, {its trec_eval parameter: value}), validated."""
+    params = {metric.trec_eval_param: value}
+    try:
+        engine.check_params(metric, params)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"Measure {text!r}: {exc}") from None
+    return (label, metric, None, params)
+
+
+def _parse_real_params(text):
+    """The measures of a name with real parameters, or None if it has none."""
+    family, dot, params = text.partition(".")
+    if family in _FAMILY and (dot or family == text):
+        metric = _FAMILY[family]
+        values = _reals(text, params) if dot else metric.trec_eval_values
+        return [_with_param(text, f"{family}_{x:3.2f}", metric, x) for x in values]
+    if family in _WHOLE_PARAM and dot:
+        metric = _WHOLE_PARAM[family]
+        return [_with_param(text, family, metric, tuple(_reals(text, params)))]
+    match = _TREC_FAMILY_NAME.fullmatch(text)
+    if match:
+        x = float(match[2])
+        return [_with_param(text, f"{match[1]}_{x:3.2f}", _FAMILY[match[1]], x)]
+    return None
 
 
 def _parse(text):
-    """As :func:`parse_measure`, with the registry entries."""
+    """As :func:`parse_measure`, with the registry entries and each measure's
+    own parameters (a dict)."""
     if text in TREC_EVAL_NICKNAMES:
         return [m for name in TREC_EVAL_NICKNAMES[text] for m in _parse(name)]
+    real = _parse_real_params(text)
+    if real is not None:
+        return real
+    return [(label, metric, k, {}) for label, metric, k in _parse_cut(text)]
+
+
+def _parse_cut(text):
+    """Names without real parameters: (label, metric, k) triples."""
     family, dot, params = text.partition(".")
     if dot or family in _CUTOFF:
         if family not in _CUTOFF:
             raise ValueError(
                 f"Unknown measure {text!r}: only trec_eval's cut-off measures "
-                f"({', '.join(_CUTOFF)}) take parameters here."
+                f"({', '.join(_CUTOFF)}), {', '.join(_FAMILY)} and "
+                f"{', '.join(_WHOLE_PARAM) or 'no other'} take parameters here."
             )
         metric = _CUTOFF[family]
         cutoffs = params.split(",") if dot else metric.trec_eval_cutoffs
@@ -123,8 +183,8 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     check_option(ties, "ties", ("trec_eval", "average"))
     wanted = {}
     for text in measures:
-        for label, metric, k in _parse(text):
-            wanted.setdefault(label, engine.make_request(metric, k))
+        for label, metric, k, params in _parse(text):
+            wanted.setdefault(label, engine.make_request(metric, k, params))
     rows = trec_rows(qrels, run, complete=complete)
     ignore_ties = ties == "trec_eval"
     values = {}
@@ -141,9 +201,12 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
                 ignore_ties=ignore_ties,
                 relevance_threshold=threshold,
             )
-            values.update(
-                zip(requests, engine.with_undefined(found, requests, 0.0).values())
+            # Keyed by position: requests of one metric with different own
+            # parameters (Rprec_mult_0.20, ...) share a scorer name.
+            filled = engine.with_undefined(
+                found, requests, 0.0, keys=list(range(len(requests)))
             )
+            values.update(zip(requests, filled.values()))
     qids = rows.qids
     return qids, {label: values[r] for label, r in wanted.items()}
 
