@@ -20,7 +20,8 @@ from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-          "set_recall", "set_map", "set_F", "Rprec_mult"]  # fmt: skip
+          "set_recall", "set_map", "set_F", "Rprec_mult", "iprec_at_recall",
+          "11pt_avg"]  # fmt: skip
 
 
 def trec_file(name):
@@ -62,7 +63,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 67  # 3 topics and 'all', 67 measures
+    assert len(expected) == 4 * 79  # 3 topics and 'all', 79 measures
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}
@@ -170,7 +171,11 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
                  "set_map", "set_F", "Rprec_mult_0.20", "Rprec_mult_0.60",
-                 "Rprec_mult_1.40", "Rprec_mult_2.00"]  # fmt: skip
+                 "Rprec_mult_1.40", "Rprec_mult_2.00", "iprec_at_recall_0.00",
+                 "iprec_at_recall_0.50", "iprec_at_recall_1.00"]  # fmt: skip
+# (pytrec_eval bundles trec_eval 9, whose recall points (long)(x R + 0.9)
+# equal 10.0's lround(x R) at the levels 0, 0.5 and 1 for every R; the other
+# levels and 11pt_avg are checked against trec_eval_reference below.)
 
 
 def pytrec(qrels, run, level):
@@ -206,6 +211,30 @@ def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
         for m in TREC_MEASURES
     ]
     assert out.splitlines() == expected
+
+
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_real_parameter_families_agree_with_trec_eval_reference(
+    tmp_path, capsys, seed, level
+):
+    """iprec_at_recall, Rprec_mult and 11pt_avg with parameters, as trec_eval
+    10.0 prints them (the port in trec_eval_reference), line for line."""
+    ref = pytest.importorskip("trec_eval_reference")
+    qrels, run = generated(seed)
+    measures = ["iprec_at_recall.0.1,0.25,0.3,0.6,0.7,0.9", "Rprec_mult.0.3,1.7",
+                "11pt_avg.0.0,0.1,0.3,0.35,1.0"]  # fmt: skip
+    expected = ref.trec_eval_lines(
+        qrels, run, "sys", measures, query_flag=True, relevance_level=level,
+        missing_topics="skip",
+    )  # fmt: skip
+    qrels_path, run_path = write_trec(tmp_path, qrels, run)
+    args = [a for m in measures for a in ("-m", m)]
+    status, out, _ = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
+                              run_path)  # fmt: skip
+    assert status == 0
+    assert out.splitlines() == [line.rstrip("\n") for line in expected]
+    assert len(expected) == 9 * 11  # 9 measures, 10 queries and 'all'
 
 
 def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
@@ -253,6 +282,13 @@ def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
         ("Rprec_mult.0.5,2", [("Rprec_mult_0.50", "r_precision", None),
                               ("Rprec_mult_2.00", "r_precision", None)]),
         ("Rprec_mult_0.2", [("Rprec_mult_0.20", "r_precision", None)]),
+        ("iprec_at_recall.0.1,0.5", [
+            ("iprec_at_recall_0.10", "interpolated_precision", None),
+            ("iprec_at_recall_0.50", "interpolated_precision", None)]),
+        ("iprec_at_recall_0.3", [
+            ("iprec_at_recall_0.30", "interpolated_precision", None)]),
+        ("11pt_avg", [("11pt_avg", "eleven_point_precision", None)]),
+        ("11pt_avg.0.2,0.8", [("11pt_avg_0.2,0.8", "eleven_point_precision", None)]),
     ],
 )  # fmt: skip
 def test_parse_measure(text, expected):
@@ -261,7 +297,11 @@ def test_parse_measure(text, expected):
 
 def test_default_measures_and_recall_family():
     assert [m for m, _, _ in parse_measure("official")] == [
-        "map", "Rprec", "recip_rank", "P_5", "P_10", "P_15", "P_20", "P_30",
+        "map", "Rprec", "recip_rank", "iprec_at_recall_0.00",
+        "iprec_at_recall_0.10", "iprec_at_recall_0.20", "iprec_at_recall_0.30",
+        "iprec_at_recall_0.40", "iprec_at_recall_0.50", "iprec_at_recall_0.60",
+        "iprec_at_recall_0.70", "iprec_at_recall_0.80", "iprec_at_recall_0.90",
+        "iprec_at_recall_1.00", "P_5", "P_10", "P_15", "P_20", "P_30",
         "P_100", "P_200", "P_500", "P_1000",
     ]  # fmt: skip
     assert len(parse_measure("recall")) == 9
@@ -271,7 +311,7 @@ def test_default_is_official(capsys):
     args = [trec_file("qrels.test"), trec_file("results.test")]
     _, default, _ = run_main(capsys, *args)
     _, official, _ = run_main(capsys, "-m", "official", *args)
-    assert default == official and len(default.splitlines()) == 12
+    assert default == official and len(default.splitlines()) == 23
 
 
 def test_output_layout_and_labels(tmp_path, capsys):
@@ -330,6 +370,9 @@ def test_ties_flag(tmp_path, capsys):
         ("ndcg.1=0", "only trec_eval's cut-off measures"),
         ("Rprec_mult.0.5,x", "Bad parameters in measure 'Rprec_mult.0.5,x'"),
         ("Rprec_mult.0", "multiple must be > 0.0"),
+        ("iprec_at_recall.1.5", "recall_level must be <= 1.0"),
+        ("11pt_avg.0.5,2", "recall_levels[1] must be <= 1.0"),
+        ("iprec_at_recall.x", "Bad parameters in measure 'iprec_at_recall.x'"),
         ("recall", None),
     ],
 )

@@ -35,6 +35,8 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double log_base
         double beta
         double level
+        const double* levels
+        int64_t n_levels
 
     cdef struct Plan:
         const Request* req
@@ -103,6 +105,8 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
+IPREC = 11
+ELEVEN_PT = 12
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -160,6 +164,8 @@ cdef vector[Request] _requests(requests) except *:
         r.log_base = row["log_base"]
         r.beta = row["beta"]
         r.level = row["level"]
+        r.levels = <const double*> <size_t> row["levels"]
+        r.n_levels = row["n_levels"]
         out.push_back(r)
     return out
 
@@ -333,6 +339,8 @@ REQUEST_DTYPE = np.dtype([
     ("log_base", np.float64),
     ("beta", np.float64),
     ("level", np.float64),
+    ("levels", np.uint64),  # address of ELEVEN_PT's float64 levels
+    ("n_levels", np.int64),
 ])
 
 

@@ -112,8 +112,38 @@ MULTIPLE = Param(
         relevant). At 1.0, c = |R| and the value is R-precision.""",
 )
 
+RECALL_LEVEL = Param(
+    "recall_level",
+    0.0,
+    low=0.0,
+    low_inclusive=True,
+    high=1.0,
+    doc="""\
+    recall_level : float, default=0.0
+        Recall level x in [0, 1]: the value is the interpolated precision at
+        ``c = round(x * |R|)`` relevant items (halves away from zero, trec_eval
+        10.0's ``iprec_at_recall_x``). The default, 0, is the best precision
+        reached at any relevant rank ("initial precision", trec_eval's
+        ``iprec_at_recall_0.00``), the same for every |R|.""",
+)
+RECALL_LEVELS = Param(
+    "recall_levels",
+    (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    low=0.0,
+    low_inclusive=True,
+    high=1.0,
+    sequence=True,
+    doc="""\
+    recall_levels : sequence of float, default=(0.0, 0.1, ..., 1.0)
+        The recall levels in [0, 1] whose interpolated precisions are
+        averaged (trec_eval's ``11pt_avg`` and its 11 default levels).""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
-PARAMS = {p.name: p for p in (DENOMINATOR, GAIN, LOG_BASE, BETA, MULTIPLE)}
+PARAMS = {
+    p.name: p
+    for p in (DENOMINATOR, GAIN, LOG_BASE, BETA, MULTIPLE, RECALL_LEVEL, RECALL_LEVELS)
+}
 
 
 @dataclass(frozen=True)
@@ -135,10 +165,10 @@ class Metric:
     needs_k : bool
         Whether the metric has a cut-off ``k`` (False: R-precision and the
         set measures, cut at each row's own depth, see ``row_cut``).
-    row_cut : {"n_relevant", "n_retrieved"}
+    row_cut : {"n_relevant", "n_retrieved", "whole"}
         Without ``k``, where each row is cut: at its number of relevant
-        items (R-precision) or of retrieved items, those with a score above
-        ``-inf`` (the set measures).
+        items (R-precision), of retrieved items, those with a score above
+        ``-inf`` (the set measures), or nowhere (interpolated precision).
     allow_k_none : bool
         Whether ``k=None`` (the whole ranking) is accepted.
     graded : bool
@@ -223,7 +253,9 @@ class Metric:
     @property
     def cut_note(self):
         """Where a metric without ``k`` cuts each row, for tables."""
-        return "|R|" if self.row_cut == "n_relevant" else "retrieved items"
+        return {"n_relevant": "|R|", "n_retrieved": "retrieved items"}.get(
+            self.row_cut, "all items"
+        )
 
     @property
     def param_names(self):
@@ -520,6 +552,71 @@ _ENTRIES = (
     0.5""",
     ),
     Metric(
+        name="interpolated_precision",
+        function_name="interpolated_precision_score",
+        label="Interpolated precision",
+        formula=_kernel.IPREC,
+        needs_k=False,
+        row_cut="whole",
+        params=(RECALL_LEVEL,),
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_family="iprec_at_recall",
+        trec_eval_param="recall_level",
+        trec_eval_values=RECALL_LEVELS.default,
+        summary="""\
+    Interpolated precision at a recall level (trec_eval's iprec_at_recall).
+
+    The best precision at or after the rank where recall first reaches
+    ``recall_level``: with ``c = round(recall_level * |R|)`` (halves away
+    from zero, trec_eval 10.0), the largest ``i / rank_i`` over the relevant
+    items ``i >= max(c, 1)``, ``rank_i`` the rank of the i-th relevant item;
+    0 if fewer than ``c`` relevant items are retrieved (relevant items with
+    score ``-inf`` count in |R| only). It reads the whole ranking: no ``k``.
+
+    Under ties the value is the exact expectation over the orderings of the
+    tied items: the tie groups are independent, and the expected maximum is
+    an integral of the product of the groups' distribution functions, each
+    computed by a lattice-path recurrence over its (position, relevant
+    count) band (see the user guide for the method and its cost).""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import interpolated_precision_score
+    >>> interpolated_precision_score(y_true, y_score, average=None)
+    array([1.  , 0.25])
+    >>> interpolated_precision_score(y_true, y_score, recall_level=1.0, average=None)
+    array([0.5 , 0.25])""",
+    ),
+    Metric(
+        name="eleven_point_precision",
+        function_name="eleven_point_precision_score",
+        label="11-point precision",
+        formula=_kernel.ELEVEN_PT,
+        needs_k=False,
+        row_cut="whole",
+        params=(RECALL_LEVELS,),
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="11pt_avg",
+        trec_eval_param="recall_levels",
+        summary="""\
+    11-point interpolated average precision (trec_eval's 11pt_avg).
+
+    The mean of :func:`interpolated_precision_score` over ``recall_levels``
+    (by default 0.0, 0.1, ..., 1.0). Linear in the interpolated precisions,
+    so its exact expectation under ties is the mean of theirs. It reads the
+    whole ranking: no ``k``.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import eleven_point_precision_score
+    >>> eleven_point_precision_score(y_true, y_score, average=None)
+    array([0.86363636, 0.25      ])
+    >>> eleven_point_precision_score(y_true, y_score, recall_levels=[0.0, 1.0])
+    0.5""",
+    ),
+    Metric(
         name="set_precision",
         function_name="set_precision_score",
         label="Set precision",
@@ -674,14 +771,16 @@ TREC_EVAL_FAMILIES = {m.trec_eval_family: m for m in _ENTRIES if m.trec_eval_fam
 #: trec_eval's nicknames, restricted to the measures the package computes, in
 #: trec_eval's order.
 TREC_EVAL_NICKNAMES = {
-    "official": ("map", "Rprec", "recip_rank", "P"),
+    "official": ("map", "Rprec", "recip_rank", "iprec_at_recall", "P"),
     "all_trec": (
         "map",
         "Rprec",
         "recip_rank",
+        "iprec_at_recall",
         "P",
         "recall",
         "Rprec_mult",
+        "11pt_avg",
         "ndcg",
         "ndcg_cut",
         "map_cut",

@@ -50,7 +50,8 @@ TREC_FORMS = (
     f"'<family>.<x1>,<x2>,...' (x a real number; alone: trec_eval's "
     f"defaults; printed as {', '.join(f'{name}_%3.2f' for name in _FAMILY)}); "
     f"{', '.join(f'{name}.<x1>,<x2>,...' for name in _WHOLE_PARAM)} (their "
-    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}); the nicknames "
+    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}, printed "
+    f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
     f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
@@ -100,8 +101,11 @@ def _parse_real_params(text):
         values = _reals(text, params) if dot else metric.trec_eval_values
         return [_with_param(text, f"{family}_{x:3.2f}", metric, x) for x in values]
     if family in _WHOLE_PARAM and dot:
+        # Labelled with the parameters as written, as trec_eval does
+        # (11pt_avg_0.0,0.5).
         metric = _WHOLE_PARAM[family]
-        return [_with_param(text, family, metric, tuple(_reals(text, params)))]
+        label = f"{family}_{params}"
+        return [_with_param(text, label, metric, tuple(_reals(text, params)))]
     match = _TREC_FAMILY_NAME.fullmatch(text)
     if match:
         x = float(match[2])
@@ -219,7 +223,8 @@ _EPILOG = _paragraphs(
     "measures (-m, repeatable): "
     + MEASURE_FORMS
     + " Default: trec_eval's official measures that are computed here (map, "
-    "Rprec, recip_rank, P). Each is printed as written, in the order given; "
+    "Rprec, recip_rank, iprec_at_recall, P). Each is printed as written, in "
+    "the order given; "
     "a family or nickname prints trec_eval's names (P_5, ...).",
     "relevance: binary measures count a document as relevant when its grade "
     "is at least LEVEL (-l); nDCG and DCG use every positive grade as gain, as "
