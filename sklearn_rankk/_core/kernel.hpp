@@ -892,8 +892,10 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
     // H[k][v]: P(every later item stays below the line), after position
     // k + v holding k relevant items; suffix[i][v]: sum over v' >= v of the
     // terms of P(X_g < x) for L = ls[i].
-    auto &H = w.H;
-    H.assign((r + 1) * nw, 1.0);
+    auto &H = w.H;  // rows of nw1 = nw + 1: a last column of 0 (no position left)
+    const int64_t nw1 = nw + 1;
+    H.assign((r + 1) * nw1, 1.0);
+    for (int64_t k = 0; k <= r; ++k) H[k * nw1 + nw] = 0.0;
     w.inv.resize(n + 1);
     for (int64_t i = 1; i <= n; ++i) w.inv[i] = 1.0 / (double)i;
     auto &suffix = w.suffix;
@@ -924,22 +926,41 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         constexpr int64_t B = 8;
         for (int64_t k0 = std::min(hi - 1, r - 1); k0 >= lmin && wmax >= 0; k0 -= B) {
             const int64_t nb = std::min(B, k0 - lmin + 1);
+            // Per row of the block: its start, the row above, the first
+            // column whose next relevant item is allowed, r - k.
+            double *rows[B];
+            const double *ups[B];
+            int64_t vmin[B];
+            double rk[B];
+            for (int64_t j = 0; j < nb; ++j) {
+                const int64_t k = k0 - j;
+                rows[j] = &H[k * nw1];
+                ups[j] = &H[(k + 1) * nw1];
+                vmin[j] = bound[k + 1] - k - 1;
+                rk[j] = (double)(r - k);
+            }
+            auto cell = [&](int64_t j, int64_t v, double inv) {
+                const double p = rk[j] * inv;
+                const double rel = v >= vmin[j] ? ups[j][v] : 0.0;
+                rows[j][v] = p * rel + (1.0 - p) * rows[j][v + 1];
+            };
             for (int64_t t = 0; t <= wmax + nb - 1; ++t) {
-                for (int64_t j = 0; j < nb; ++j) {
-                    const int64_t v = wmax - t + j, k = k0 - j;
-                    if (v < 0 || v > wmax) continue;
-                    double *row = &H[k * nw];
-                    // positions after k + v: n - k - v
-                    const double p = (double)(r - k) * w.inv[n - k - v];
-                    const double rel = (k + v + 1 >= bound[k + 1]) ? H[(k + 1) * nw + v] : 0.0;
-                    row[v] = p * rel + (v + 1 < nw ? (1.0 - p) * row[v + 1] : 0.0);
+                // Every cell of step t is at k + v = k0 + wmax - t.
+                const double inv = w.inv[n - (k0 + wmax - t)];
+                if (nb == B && t >= B - 1 && t <= wmax) {
+                    for (int64_t j = 0; j < B; ++j) cell(j, wmax - t + j, inv);
+                } else {
+                    for (int64_t j = 0; j < nb; ++j) {
+                        const int64_t v = wmax - t + j;
+                        if (v >= 0 && v <= wmax) cell(j, v, inv);
+                    }
                 }
             }
         }
         const double x = (double)num / (double)den;
         for (size_t i = 0; i < n_ls; ++i) {
             const int64_t L = w.ls[i];
-            const double *row = &H[L * nw];
+            const double *row = &H[L * nw1];
             double *suf = &suffix[i * (nw + 1)];
             for (int64_t v = wmax; v >= 0; --v)
                 suf[v] = (L + v >= bound[L] ? w.pmf[i * nw + v] * row[v] : 0.0) + suf[v + 1];
