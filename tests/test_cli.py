@@ -368,6 +368,7 @@ def test_ties_flag(tmp_path, capsys):
         ("bpref", "trec_eval's names work too: P_<k>"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
         ("ndcg.1=0", "only trec_eval's cut-off measures"),
+        ("Rprec.0.5", "only trec_eval's cut-off measures"),
         ("Rprec_mult.0.5,x", "Bad parameters in measure 'Rprec_mult.0.5,x'"),
         ("Rprec_mult.0", "multiple must be > 0.0"),
         ("iprec_at_recall.1.5", "recall_level must be <= 1.0"),

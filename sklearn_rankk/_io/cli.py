@@ -36,7 +36,11 @@ _TREC_CUT_NAME = re.compile(rf"({'|'.join(_CUTOFF)})_([1-9][0-9]*)")
 # whole measures that take parameters (11pt_avg.0.1,0.5: the recall levels).
 _REAL = r"[0-9]*\.?[0-9]+"
 _FAMILY = TREC_EVAL_FAMILIES
-_WHOLE_PARAM = {name: m for name, m in _WHOLE.items() if m.trec_eval_param}
+_WHOLE_PARAM = {
+    name: m
+    for name, m in _WHOLE.items()
+    if m.trec_eval_param and not m.trec_eval_family
+}
 _TREC_FAMILY_NAME = re.compile(rf"({'|'.join(_FAMILY)})_({_REAL})")
 _ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
 # The exit status of a tool killed by SIGPIPE, as a shell reports it.
@@ -49,8 +53,8 @@ TREC_FORMS = (
     f"{', '.join(f'{name}_<x>' for name in _FAMILY)} and "
     f"'<family>.<x1>,<x2>,...' (x a real number; alone: trec_eval's "
     f"defaults; printed as {', '.join(f'{name}_%3.2f' for name in _FAMILY)}); "
-    f"{', '.join(f'{name}.<x1>,<x2>,...' for name in _WHOLE_PARAM)} (their "
-    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}, printed "
+    f"{', '.join(f'{name}.<x1>,<x2>,...' for name in _WHOLE_PARAM)} (setting "
+    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}; printed "
     f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
