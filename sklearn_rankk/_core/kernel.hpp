@@ -857,8 +857,9 @@ inline int64_t recall_point(double x, int64_t n_rel) {
  * Lowering x past a support point forbids item k the positions below its
  * new bound. That changes H[j][v] only for rows j < k and columns v (non-
  * relevant items so far) that can still reach the forbidden positions,
- * v <= bound - 1 - k; every other entry, and the suffix sums of each
- * P(X_g < x) beyond those columns, are kept. */
+ * v <= bound - 1 - k, and row j is read only from its own bound on; every
+ * other entry, and the suffix sums of each P(X_g < x) beyond those
+ * columns, are kept. */
 inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) {
     const int64_t a = g.a, n = g.n, r = g.r, c0 = g.c0, nw = n - r + 1;
     const int64_t lmin = w.ls.front();
@@ -944,15 +945,21 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
                 const double rel = v >= vmin[j] ? ups[j][v] : 0.0;
                 rows[j][v] = p * rel + (1.0 - p) * rows[j][v + 1];
             };
-            for (int64_t t = 0; t <= wmax + nb - 1; ++t) {
+            // Row k is read only from its own bound on (columns v with
+            // k + v >= bound[k]: an item k placed below it never counts), and
+            // the bounds grow with k: the block's lowest row needs the most.
+            const int64_t low = k0 - nb + 1;
+            const int64_t vlo = std::max<int64_t>(0, bound[low] - low);
+            if (vlo > wmax) continue;
+            for (int64_t t = 0; t <= wmax - vlo + nb - 1; ++t) {
                 // Every cell of step t is at k + v = k0 + wmax - t.
                 const double inv = w.inv[n - (k0 + wmax - t)];
-                if (nb == B && t >= B - 1 && t <= wmax) {
+                if (nb == B && t >= B - 1 && t <= wmax - vlo) {
                     for (int64_t j = 0; j < B; ++j) cell(j, wmax - t + j, inv);
                 } else {
                     for (int64_t j = 0; j < nb; ++j) {
                         const int64_t v = wmax - t + j;
-                        if (v >= 0 && v <= wmax) cell(j, v, inv);
+                        if (v >= vlo && v <= wmax) cell(j, v, inv);
                     }
                 }
             }
@@ -962,9 +969,10 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
             const int64_t L = w.ls[i];
             const double *row = &H[L * nw1];
             double *suf = &suffix[i * (nw + 1)];
-            for (int64_t v = wmax; v >= 0; --v)
-                suf[v] = (L + v >= bound[L] ? w.pmf[i * nw + v] * row[v] : 0.0) + suf[v + 1];
-            w.events[i].push_back({x, suf[0]});
+            // P(X_g < x) = the terms from item L's bound on: suf[lo].
+            const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
+            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i * nw + v] * row[v] + suf[v + 1];
+            w.events[i].push_back({x, suf[lo]});
         }
         s = e;
     }
