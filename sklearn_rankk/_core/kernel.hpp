@@ -64,8 +64,9 @@ enum Formula : int32_t {
     FBETA = 8,
     RELATIVE_PRECISION = 9,
     SET_AVERAGE_PRECISION = 10,
-    IPREC = 11,       // interpolated precision at recall level Request.level
-    ELEVEN_PT = 12,   // its mean over Request.levels[0 .. n_levels)
+    // Interpolated precision (iprec_values)
+    IPREC = 20,       // at recall level Request.level
+    ELEVEN_PT = 21,   // its mean over Request.levels[0 .. n_levels)
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
