@@ -39,7 +39,8 @@ class Param:
         If a real number: the value must be larger than ``low`` (or equal,
         with ``low_inclusive``).
     high : float or None
-        If a real number: the value must be at most ``high``.
+        If a real number: the value must be below ``high`` (or equal, with
+        ``high_inclusive``).
     sequence : bool
         Whether the value is a non-empty sequence of such real numbers (a
         tuple of floats once validated).
@@ -52,9 +53,10 @@ class Param:
     choices: tuple | None = None
     low: float | None = None
     low_inclusive: bool = False
-    high: float | None = None
-    sequence: bool = False
     doc: str = ""
+    high: float | None = None  # if a real number: the value must be below it
+    high_inclusive: bool = False  # or equal to it
+    sequence: bool = False
 
 
 DENOMINATOR = Param(
@@ -118,6 +120,7 @@ RECALL_LEVEL = Param(
     low=0.0,
     low_inclusive=True,
     high=1.0,
+    high_inclusive=True,
     doc="""\
     recall_level : float, default=0.0
         Recall level x in [0, 1]: the value is the interpolated precision at
@@ -132,6 +135,7 @@ RECALL_LEVELS = Param(
     low=0.0,
     low_inclusive=True,
     high=1.0,
+    high_inclusive=True,
     sequence=True,
     doc="""\
     recall_levels : sequence of float, default=(0.0, 0.1, ..., 1.0)
