@@ -193,6 +193,7 @@ extensions = [
         include_dirs=["sklearn_rankk/_core"],
         depends=[
             "sklearn_rankk/_core/kernel.hpp",
+            "sklearn_rankk/_core/gain_measures.hpp",
             "sklearn_rankk/_core/trec.hpp",
             "sklearn_rankk/_core/_simd.h",
             "sklearn_rankk/_core/_portable.h",

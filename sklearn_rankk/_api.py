@@ -35,10 +35,12 @@ _K = """\
 _COMMON = """\
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample (row) in the mean.
-    average : {{"mean"}} or None, default="mean"
+    average : {{"mean", "gmean"}} or None, default="mean"
         ``"mean"`` returns the (weighted) mean over samples as a Python
-        float; ``None`` returns the value of every sample as a float64
-        array.
+        float; ``"gmean"`` their (weighted) geometric mean, each value
+        floored at 1e-5 so that a sample scoring 0 does not zero it
+        (trec_eval's ``gm_map`` and ``gm_bpref``); ``None`` returns the
+        value of every sample as a float64 array.
     ignore_ties : bool, default=False
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
@@ -74,12 +76,16 @@ _ZERO_DIVISION_ZERO = """\
         metric (so that means of several metrics average the same
         samples)."""
 
+_ZERO_DIVISION_NEVER = """\
+        Not used: the metric has a value on every sample, also on those with
+        no relevant item. Accepted for a uniform signature."""
+
 _RETURNS = """\
     Returns
     -------
     score : float or ndarray of shape (n_samples,)
-        The mean over samples if ``average="mean"``, else one value per
-        sample."""
+        The mean over samples if ``average="mean"`` (geometric with
+        ``"gmean"``), else one value per sample."""
 
 _GRADED = """
         Graded metrics use the grade itself as gain, and items at or below
@@ -104,6 +110,8 @@ def _docstring(metric):
     zero_division = _ZERO_DIVISION_UNDEFINED.format(undefined=metric.undefined_doc)
     if metric.empty_rows == "zero":
         zero_division = _ZERO_DIVISION_ZERO
+    elif metric.empty_rows == "never":
+        zero_division = _ZERO_DIVISION_NEVER
     common = _COMMON.format(
         zero_division_doc=zero_division,
         graded_doc=_GRADED if metric.graded else "",

@@ -20,6 +20,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import trec_eval_reference
 
 import sklearn_rankk
 from sklearn_rankk._core import engine
@@ -175,6 +176,65 @@ def _dcg(gains_in_order, k, log_base):
     )
 
 
+def _judged_nonrelevant(row, j):
+    return not row.rel[j] and row.grades[j] >= 0
+
+
+def _unjudged(row, j):
+    return not row.rel[j] and row.grades[j] < 0
+
+
+def o_bpref(ranking, row, k, params):
+    """Buckley & Voorhees (2004), as trec_eval's m_bpref.c."""
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    n_nonrel = sum(_judged_nonrelevant(row, j) for j in range(len(row.rel)))
+    above = total = 0
+    for j in ranking:
+        if row.rel[j]:
+            total += 1 - min(above, n_rel) / min(n_nonrel, n_rel) if above else 1
+        elif _judged_nonrelevant(row, j):
+            above += 1
+    return total / n_rel
+
+
+def o_infap(ranking, row, k, params):
+    """Yilmaz & Aslam (2006), as trec_eval's m_infap.c: grades -1 (or in
+    (-2, 0)) never pooled, -2 or less pooled but not judged."""
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    eps = 1e-5
+    rel = nonrel = pooled = 0
+    total = 0.0
+    for j, item in enumerate(ranking):
+        if row.rel[item]:
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + pooled) / j) * (
+                    (rel + eps) / (rel + nonrel + 2 * eps)
+                )
+            rel += 1
+        elif row.grades[item] >= 0:
+            nonrel += 1
+        elif row.grades[item] <= -2:
+            pooled += 1
+    return total / n_rel
+
+
+def o_rbp_residual(ranking, row, k, params):
+    """trec_eval's m_rbp_resid.c: the unjudged ranks' RBP weight plus p**n."""
+    p = params["p"]
+    weights = [(1 - p) * p**i for i, j in enumerate(ranking) if _unjudged(row, j)]
+    return math.fsum(weights) + p ** len(ranking) if weights else 0.0
+
+
+def o_unjudged(ranking, row, k, params):
+    return sum(_unjudged(row, j) for j in _top(ranking, k)) / k
+
+
 def o_dcg(ranking, row, k, params):
     return _dcg([row.gains[j] for j in ranking], k, params["log_base"])
 
@@ -224,6 +284,58 @@ def o_eleven_point(ranking, row, k, params):
     return math.fsum(values) / len(values)
 
 
+# trec_eval's gain measures and utility: tests/trec_eval_reference.py (a port
+# of trec_eval's C measures, independent of the package) on one ranking. The
+# package's gain is the grade of a relevant item (grade > threshold), so an
+# item below the threshold is given grade 0; the column indices are the docnos.
+
+
+def _trec_rels(ranking, row):
+    grades = {j: int(g) for j, g in enumerate(row.gains)}
+    return trec_eval_reference.res_rels(list(ranking), grades, relevance_level=1)
+
+
+def _positive_gain(row):
+    return any(g > 0 for g in row.gains)
+
+
+def o_rbp(ranking, row, k, params):
+    return trec_eval_reference.rbp(
+        _trec_rels(_top(ranking, k), row), None, p=params["p"]
+    )
+
+
+def o_rndcg(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.Rndcg(_trec_rels(ranking, row), None)
+
+
+def o_binary_g(ranking, row, k, params):
+    if not any(row.rel):
+        return None
+    return trec_eval_reference.binG(_trec_rels(ranking, row), None)
+
+
+def o_utility(ranking, row, k, params):
+    weights = tuple(params[f"{c}_weight"] for c in ("tp", "fp", "fn", "tn"))
+    return trec_eval_reference.utility(
+        _trec_rels(ranking, row), None, params=weights, num_docs_in_coll=len(row.rel)
+    )
+
+
+def o_ndcg_rel(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.ndcg_rel(_trec_rels(ranking, row), None)
+
+
+def o_normalized_gain(ranking, row, k, params):
+    if not _positive_gain(row):
+        return None
+    return trec_eval_reference.G(_trec_rels(ranking, row), None)
+
+
 #: The oracle of every metric of the registry, by name.
 ORACLES = {
     "precision": o_precision,
@@ -244,6 +356,16 @@ ORACLES = {
     "set_f": o_set_f,
     "set_relative_precision": o_set_relative_precision,
     "set_average_precision": o_set_average_precision,
+    "bpref": o_bpref,
+    "infap": o_infap,
+    "unjudged": o_unjudged,
+    "rbp_residual": o_rbp_residual,
+    "rbp": o_rbp,
+    "rndcg": o_rndcg,
+    "binary_g": o_binary_g,
+    "utility": o_utility,
+    "ndcg_rel": o_ndcg_rel,
+    "normalized_gain": o_normalized_gain,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -261,7 +383,16 @@ ORACLE_UNDEFINED = {
     "set_f",
     "set_relative_precision",
     "set_average_precision",
+    "bpref",
+    "infap",
+    "rndcg",
+    "binary_g",
+    "ndcg_rel",
+    "normalized_gain",
 }
+
+#: Metrics defined on rows with no relevant item (zero_division never applies).
+ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "never"}
 
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
@@ -275,6 +406,11 @@ PARAM_VALUES = {
         (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
         (0.25, 0.6),
     ),
+    "p": (0.9, 0.5),
+    "tp_weight": (1.0, 2.0),
+    "fp_weight": (-1.0, 0.5),
+    "fn_weight": (0.0, -1.5),
+    "tn_weight": (0.0, 0.25),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
@@ -284,6 +420,11 @@ DEFAULT_PARAMS = {
     "multiple": 1.0,
     "recall_level": 0.0,
     "recall_levels": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    "p": 0.9,
+    "tp_weight": 1.0,
+    "fp_weight": -1.0,
+    "fn_weight": 0.0,
+    "tn_weight": 0.0,
 }
 
 
@@ -291,6 +432,7 @@ class _Row:
     """One row's relevance as the oracle reads it."""
 
     def __init__(self, grades, threshold, gain):
+        self.grades = grades
         self.rel = [g > threshold for g in grades]
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
@@ -318,13 +460,13 @@ def oracle(metric, y_true, y_score, **kwargs):
     ]
 
 
-def fill_undefined(values, zero_division, y_true=None, threshold=0):
+def fill_undefined(values, zero_division, y_true=None, threshold=0, metric=None):
     """Oracle values with ``zero_division`` in the undefined rows (None) and,
     given ``y_true``, in every row with no relevant item (where precision,
     hit, MRR and DCG are 0 by definition, and zero_division=1.0 or nan still
-    applies)."""
+    applies), unless ``metric`` is defined there whatever the policy."""
     empty = [False] * len(values)
-    if y_true is not None:
+    if y_true is not None and metric not in ALWAYS_DEFINED:
         empty = (~np.any(np.asarray(y_true) > threshold, axis=1)).tolist()
     return np.array(
         [zero_division if v is None or e else v for v, e in zip(values, empty)],
@@ -379,6 +521,9 @@ def random_case(seed):
     y_score[rng.random((n_rows, n_items)) < 0.2] = -np.inf
     grades = rng.integers(1, 4, size=(n_rows, n_items))
     y_true = np.where(rng.random((n_rows, n_items)) < 0.5, 0, grades)
+    if seed % 5 == 2:  # items never judged (-1) and pooled but not judged (-2)
+        y_true[rng.random((n_rows, n_items)) < 0.3] = -1
+        y_true[rng.random((n_rows, n_items)) < 0.15] = -2
     y_true[0] = 0  # a row with no relevant item
     if n_rows > 2:
         # a row whose relevant item is not retrieved

@@ -69,6 +69,7 @@ def reference_ranked(y_true, y_score, K, *, threshold, ignore_ties):
         threshold=threshold,
         ties=not ignore_ties,
         row_k=np.full(n, K),
+        n_items=m,
     )
 
 
@@ -118,6 +119,7 @@ class Ranked:
     row_k: np.ndarray
     _cache: dict = field(default_factory=dict)
     _parent: Ranked | None = None
+    n_items: int = 0
 
     @property
     def k(self):
@@ -566,6 +568,181 @@ def eleven_point_precision(ranked, cut, k, params):
 
 
 DEFAULT_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+# ---- trec_eval's gain measures and utility -------------------------------
+# The whole-ranking ones (all but rbp) are cut at the retrieved items: every
+# tie group lies inside the cut. Per row, in plain Python over the groups.
+
+
+def rbp(ranked, cut, k, params):
+    top = ranked.ideal_gains("linear")[:, 0]
+    scale = np.where(top > 1.0, top, 1.0)
+    p = params["p"]
+    weights = (1.0 - p) * p ** np.arange(ranked.k, dtype=np.float64)
+    g = ranked.expected_gain("linear")
+    value = np.sum(g * weights, axis=1, where=_in_cut(ranked, cut)) / scale
+    return value, _no_relevant(ranked)
+
+
+def utility(ranked, cut, k, params):
+    tp = _n_relevant_in_cut(ranked, cut)
+    n_ret, n_rel, m = cut, ranked.n_relevant, ranked.n_items
+    value = (
+        params["tp_weight"] * tp
+        + params["fp_weight"] * (n_ret - tp)
+        + params["fn_weight"] * (n_rel - tp)
+        + params["tn_weight"] * (m + tp - n_ret - n_rel)
+    )
+    return value, np.zeros(len(cut), dtype=bool)
+
+
+def _groups(ranked, i, cut):
+    """(start, end) of the tie groups of row i's top ``cut`` ranks."""
+    out, a = [], 0
+    while a < cut:
+        b = a + 1
+        while b < cut and ranked.gstart[i, b] == ranked.gstart[i, a]:
+            b += 1
+        out.append((a, b))
+        a = b
+    return out
+
+
+def _positive_ideal(ranked, i):
+    ideal = ranked.ideal_gains("linear")[i]
+    n_pos = int(np.count_nonzero(ideal > 0))
+    assert n_pos < len(ideal) or n_pos == ranked.n_relevant[i], "ideal cut short"
+    return ideal[:n_pos]
+
+
+def _row_loop(ranked, cut, one):
+    values, empty = np.zeros(len(cut)), np.zeros(len(cut), dtype=bool)
+    for i in range(len(cut)):
+        values[i], empty[i] = one(i, int(cut[i]))
+    return values, empty
+
+
+def binary_g(ranked, cut, k, params):
+    rel = ranked.relevant
+
+    def one(i, c):
+        total, nonrel = 0.0, 0
+        for a, b in _groups(ranked, i, c):
+            n, r = b - a, int(np.count_nonzero(rel[i, a:b]))
+            # X non-relevant members above a relevant one: uniform on 0..n-r
+            total += r * np.mean(1.0 / np.log2(2.0 + nonrel + np.arange(n - r + 1)))
+            nonrel += n - r
+        n_rel = ranked.n_relevant[i]
+        return (total / n_rel if n_rel else 0.0), n_rel == 0
+
+    return _row_loop(ranked, cut, one)
+
+
+def rndcg(ranked, cut, k, params):
+    g = ranked.expected_gain("linear")
+
+    def one(i, c):
+        ideal = _positive_ideal(ranked, i)
+        n_pos = len(ideal)
+        if n_pos == 0:
+            return 0.0, True
+        ends = [
+            b for b in range(1, n_pos + 1) if b == n_pos or ideal[b] != ideal[b - 1]
+        ]
+        depth = max(n_pos, c)
+        dcg = np.cumsum(
+            np.where(np.arange(depth) < c, np.resize(g[i], depth), 0.0)
+            * discount(depth, 2)
+        )
+        idcg = np.cumsum(
+            np.resize(ideal, depth) * (np.arange(depth) < n_pos) * discount(depth, 2)
+        )
+        values = [dcg[b - 1] / idcg[b - 1] for b in ends]
+        if c >= n_pos + 2:
+            values.append(dcg[c - 1] / idcg[c - 1])
+        return float(np.mean(values)), False
+
+    return _row_loop(ranked, cut, one)
+
+
+def ndcg_rel(ranked, cut, k, params):
+    gains = ranked.gains("linear")
+
+    def one(i, c):
+        ideal = _positive_ideal(ranked, i)
+        n_pos = len(ideal)
+        if n_pos == 0:
+            return 0.0, True
+        depth = max(n_pos, c)
+        disc = discount(depth, 2)
+        idcg = np.cumsum(np.resize(ideal, depth) * (np.arange(depth) < n_pos) * disc)
+        total, dcg_before, pos_ret = 0.0, 0.0, 0
+        for a, b in _groups(ranked, i, c):
+            gr = gains[i, a:b]
+            n, P, S = b - a, int(np.count_nonzero(gr > 0)), float(np.sum(gr))
+            # E[pos_i gain_j]: S/n (j = i), P/n E[gain_j] (earlier group),
+            # S (P-1) / (n (n-1)) (same group)
+            for p in range(a, b):
+                in_group = disc[a:p].sum() * (
+                    S * (P - 1) / (n * (n - 1)) if n > 1 else 0
+                )
+                e_dcg = S / n * disc[p] + P / n * dcg_before + in_group
+                total += e_dcg / idcg[p]
+            dcg_before += S / n * disc[a:b].sum()
+            pos_ret += P
+        total += (n_pos - pos_ret) * dcg_before / idcg[-1]
+        return (total / n_pos if total > 0 else 0.0), False
+
+    return _row_loop(ranked, cut, one)
+
+
+def _subset_sums(others):
+    """count[c, T]: subsets of ``others`` (positive integer gains) of c items
+    summing to T, built item by item."""
+    total = int(sum(others))
+    count = np.zeros((len(others) + 1, total + 1))
+    count[0, 0] = 1.0
+    for j, g in enumerate(others):
+        g = int(g)
+        count[1 : j + 2, g:] += count[: j + 1, : total + 1 - g].copy()
+    return count
+
+
+def normalized_gain(ranked, cut, k, params):
+    gains = ranked.gains("linear")
+    assert np.all(gains == np.round(gains)), "integer grades only"
+
+    def one(i, c):
+        ideal = _positive_ideal(ranked, i)
+        if len(ideal) == 0:
+            return 0.0, True
+        depth = max(len(ideal), c)
+        cost = np.cumsum(
+            np.maximum(np.resize(ideal, depth) * (np.arange(depth) < len(ideal)), 1.0)
+        )
+        total, S0 = 0.0, 0.0
+        for a, b in _groups(ranked, i, c):
+            gr = gains[i, a:b]
+            n = b - a
+            for g in np.unique(gr[gr > 0]):  # members of equal gain: equal terms
+                j = int(np.flatnonzero(gr == g)[0])
+                others = np.delete(gr, j)
+                pos = others[others > 0]
+                z = n - 1 - len(pos)
+                count = _subset_sums(pos)
+                T = np.arange(count.shape[1])
+                term = 0.0
+                for o in range(n):  # the item at rank a + o, o others above it
+                    cc = np.arange(max(0, o - z), min(o, len(pos)) + 1)
+                    w = [math.comb(z, o - x) / math.comb(n - 1, o) for x in cc]
+                    prob = np.asarray(w) @ count[cc]
+                    reach = prob > 0  # sums that occur (others: no log)
+                    f = g / np.log2(2.0 + cost[a + o] - S0 - g - T[reach])
+                    term += np.dot(prob[reach], f) / n
+                total += term * np.count_nonzero(gr == g)
+            S0 += gr.sum()
+        return total / ideal.sum(), False
+
+    return _row_loop(ranked, cut, one)
 
 
 FORMULAS = {
@@ -587,6 +764,12 @@ FORMULAS = {
     "r_precision": r_precision,
     "interpolated_precision": interpolated_precision,
     "eleven_point_precision": eleven_point_precision,
+    "rbp": rbp,
+    "utility": utility,
+    "binary_g": binary_g,
+    "rndcg": rndcg,
+    "ndcg_rel": ndcg_rel,
+    "normalized_gain": normalized_gain,
 }
 
 
@@ -612,6 +795,8 @@ def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, thresho
     ranked = reference_ranked(
         y_true, y_score, K, threshold=threshold, ignore_ties=ignore_ties
     )
-    options = {"denominator": "relevant", "gain": "linear", "log_base": 2, **params}
+    defaults = {p.name: p.default for p in info.params}
+    options = {"denominator": "relevant", "gain": "linear", "log_base": 2}
+    options = {**options, **defaults, **params}
     with np.errstate(divide="ignore", invalid="ignore"):
         return FORMULAS[metric](ranked, cut, nominal, options)

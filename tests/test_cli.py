@@ -20,8 +20,13 @@ from sklearn_rankk._io.cli import evaluate, main, parse_measure
 
 SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-          "set_recall", "set_map", "set_F", "Rprec_mult", "iprec_at_recall",
-          "11pt_avg"]  # fmt: skip
+          "set_recall", "set_map", "set_F", "runid", "num_q", "num_ret",
+          "num_rel", "num_rel_ret", "gm_map", "bpref", "relstring", "infAP",
+          "gm_bpref", "num_nonrel_judged_ret", "unj", "utility", "binG", "G",
+          "ndcg_rel", "Rndcg", "rbp", "rbp_resid", "Rprec_mult",
+          "iprec_at_recall", "11pt_avg"]  # fmt: skip
+# Lines of each regression file printed for those measures (of 387).
+SHARED_LINES = 387
 
 
 def trec_file(name):
@@ -47,7 +52,7 @@ def shared_lines(out_file, measure_names):
 # (qrels, out file, extra arguments) as in trec_eval's Makefile quicktest.
 REGRESSION = {
     "aq": ("qrels.test", "out.test.aq", []),
-    "aql": ("qrels.rel_level", "out.test.aql", ["-l2"]),
+    "aql": ("qrels.rel_level", "out.test.aql", ["-l2", "-mrelstring.20"]),
 }
 
 
@@ -63,7 +68,7 @@ def test_reproduces_trec_eval_regression_output(capsys, case):
     assert status == 0 and err == ""
     printed = {line.split("\t")[0].rstrip() for line in out.splitlines()}
     expected = shared_lines(out_file, printed)
-    assert len(expected) == 4 * 79  # 3 topics and 'all', 79 measures
+    assert len(expected) == SHARED_LINES
     assert out.splitlines(keepends=True) == expected
     # Every shared measure of the file is printed: nothing left out.
     in_file = {line.split("\t")[0].rstrip() for line in expected}
@@ -170,7 +175,9 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "ndcg_cut_10", "map_cut_10", "success_1", "success_5", "map",
                  "ndcg", "recip_rank", "Rprec", "relative_P_1", "relative_P_5",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
-                 "set_map", "set_F", "Rprec_mult_0.20", "Rprec_mult_0.60",
+                 "set_map", "set_F", "bpref", "infAP", "num_ret", "num_rel",
+                 "num_rel_ret", "utility", "binG", "G", "ndcg_rel",
+                 "Rndcg", "Rprec_mult_0.20", "Rprec_mult_0.60",
                  "Rprec_mult_1.40", "Rprec_mult_2.00", "iprec_at_recall_0.00",
                  "iprec_at_recall_0.50", "iprec_at_recall_1.00"]  # fmt: skip
 # (pytrec_eval bundles trec_eval 9, whose recall points (long)(x R + 0.9)
@@ -204,10 +211,18 @@ def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
     status, out, err = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
                                 run_path)  # fmt: skip
     assert status == 0 and err == ""
-    expected = [f"{m:<22}\t{q}\t{results[q][m]:6.4f}" for q in qids
-                for m in TREC_MEASURES]  # fmt: skip
+    # Counts print as integers and sum over queries, as trec_eval's.
+    counts = ("num_ret", "num_rel", "num_rel_ret")
+    form = {m: "{:d}" if m in counts else "{:6.4f}" for m in TREC_MEASURES}
+    expected = [f"{m:<22}\t{q}\t" + form[m].format(int(results[q][m]) if m in counts
+                else results[q][m]) for q in qids for m in TREC_MEASURES]  # fmt: skip
     expected += [
-        f"{m:<22}\tall\t{sum(results[q][m] for q in qids) / len(qids):6.4f}"
+        f"{m:<22}\tall\t"
+        + (
+            f"{int(sum(results[q][m] for q in qids))}"
+            if m in counts
+            else f"{sum(results[q][m] for q in qids) / len(qids):6.4f}"
+        )
         for m in TREC_MEASURES
     ]
     assert out.splitlines() == expected
@@ -296,13 +311,15 @@ def test_parse_measure(text, expected):
 
 
 def test_default_measures_and_recall_family():
+    # trec_eval's official measures, those computed here, in its order.
     assert [m for m, _, _ in parse_measure("official")] == [
-        "map", "Rprec", "recip_rank", "iprec_at_recall_0.00",
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map",
+        "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall_0.00",
         "iprec_at_recall_0.10", "iprec_at_recall_0.20", "iprec_at_recall_0.30",
         "iprec_at_recall_0.40", "iprec_at_recall_0.50", "iprec_at_recall_0.60",
         "iprec_at_recall_0.70", "iprec_at_recall_0.80", "iprec_at_recall_0.90",
-        "iprec_at_recall_1.00", "P_5", "P_10", "P_15", "P_20", "P_30",
-        "P_100", "P_200", "P_500", "P_1000",
+        "iprec_at_recall_1.00", "P_5", "P_10", "P_15",
+        "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000",
     ]  # fmt: skip
     assert len(parse_measure("recall")) == 9
 
@@ -311,7 +328,7 @@ def test_default_is_official(capsys):
     args = [trec_file("qrels.test"), trec_file("results.test")]
     _, default, _ = run_main(capsys, *args)
     _, official, _ = run_main(capsys, "-m", "official", *args)
-    assert default == official and len(default.splitlines()) == 23
+    assert default == official and len(default.splitlines()) == 30
 
 
 def test_output_layout_and_labels(tmp_path, capsys):
@@ -365,7 +382,7 @@ def test_ties_flag(tmp_path, capsys):
     ("measure", "message"),
     [
         ("ndgc@10", "Did you mean 'ndcg@10'"),
-        ("bpref", "trec_eval's names work too: P_<k>"),
+        ("yaap", "trec_eval's names work too: P_<k>"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
         ("ndcg.1=0", "only trec_eval's cut-off measures"),
         ("Rprec.0.5", "only trec_eval's cut-off measures"),
@@ -449,6 +466,6 @@ def test_closed_output_pipe_ends_quietly(tmp_path):
         process.stdout.close()  # the reader goes away, output still pending
         stderr = process.stderr.read()
         status = process.wait(timeout=120)
-    assert first.startswith(b"map")
+    assert first.startswith(b"num_ret")
     assert stderr == b""
     assert status == 141

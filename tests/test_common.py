@@ -155,7 +155,8 @@ def test_bounds(name, ignore_ties):
             rows = call(
                 name, y_true, y_score, k=k, average=None, ignore_ties=ignore_ties
             )
-            assert np.all(rows >= low)
+            if low is not None:
+                assert np.all(rows >= low)
             if high is not None:
                 assert np.all(rows <= high + 1e-12)
 
@@ -234,6 +235,27 @@ def test_zero_division(name):
     kw = {"k": 2} if info.needs_k else {}
     f = FUNCS[name]
     undefined_zero = f(y_true, y_score, zero_division=0.0, average=None, **kw)
+    if info.empty_rows == "never":
+        # A value on every row (utility, the unjudged fraction): zero_division
+        # changes nothing, and "warn" does not warn.
+        y_true = np.array([[0, -1, 0], [1, 0, 0]])
+        want = oracle(
+            name,
+            y_true,
+            y_score,
+            ignore_ties=False,
+            threshold=0,
+            k=kw.get("k"),
+            params={},
+        )
+        for zero_division in ("warn", 0.0, 1.0, np.nan):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = f(
+                    y_true, y_score, zero_division=zero_division, average=None, **kw
+                )
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+        return
     if name not in ORACLE_UNDEFINED:
         # Defined as 0 on rows without relevant items: "warn" keeps the 0
         # silently; the other values apply as to every metric (issue 17.3).
@@ -260,9 +282,30 @@ def test_not_retrieved_items_sit_at_no_rank(name):
     # A relevant item scored -inf is never placed, even when the row has fewer
     # than k finite scores, but it still counts as relevant.
     y_true = np.array([[1, 0, 1]])
+    if METRICS[name].reads_judgments and METRICS[name].empty_rows == "never":
+        # the unjudged fraction: unjudged items alike
+        y_true = np.array([[-1, 0, -1]])
     y_score = np.array([[-np.inf, 0.5, -np.inf]])
+    # (the relevant item ranked first: bpref gives 0 to one ranked below
+    # every judged non-relevant item)
+    y_score_ranked = np.array([[-np.inf, 0.1, 0.5]])
+    if METRICS[name].bounds[0] is None:  # utility: 0 is no reference point
+        for scores in (y_score, y_score_ranked):
+            want = oracle(
+                name,
+                y_true,
+                scores,
+                ignore_ties=False,
+                threshold=0,
+                k=3 if METRICS[name].needs_k else None,
+                params={},
+            )
+            assert call(name, y_true, scores, k=3) == pytest.approx(want[0])
+        assert call(name, y_true, y_score_ranked, k=3) > call(
+            name, y_true, y_score, k=3
+        )
+        return
     assert call(name, y_true, y_score, k=3) == 0.0
-    y_score_ranked = np.array([[-np.inf, 0.5, 0.1]])
     assert call(name, y_true, y_score_ranked, k=3) > 0.0
 
 
@@ -294,6 +337,8 @@ def test_matches_bruteforce_oracle(metric, seed):
         # metric; those are the rows where the oracle finds the metric
         # undefined, or where it is 0 by definition.
         empty = ~np.any(y_true > threshold, axis=1)
+        if METRICS[metric].empty_rows == "never":  # a value on every row
+            empty[:] = False
         if metric in ORACLE_UNDEFINED:
             assert [e is None for e in expected] == empty.tolist()
         else:
@@ -477,6 +522,7 @@ def test_plus_infinity_ranks_first_tied_with_each_other(name):
                 ),
                 np.nan,
                 y_true,
+                metric=name,
             )
             got = call_with(
                 name,

@@ -12,6 +12,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+import trec_eval_reference
 from helpers import FUNCS, row_values
 
 from sklearn_rankk import (
@@ -186,7 +187,8 @@ def brute_force(relevant, ranked, k):
     first = next((r + 1 for r, h in enumerate(hits) if h), None)
     rp_hits = [grades.get(i, 0) > 0 for i in ranked[:n_rel]]
     if not n_rel:  # zero_division=nan leaves the query out of every metric
-        return dict.fromkeys(FUNCS, np.nan)
+        # but utility, defined on every row: minus the retrieved items
+        return {**dict.fromkeys(FUNCS, np.nan), "utility": -float(len(ranked))}
     return {
         "precision": sum(hits) / k,
         "recall": sum(hits) / n_rel if n_rel else np.nan,
@@ -202,6 +204,25 @@ def brute_force(relevant, ranked, k):
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
         "interpolated_precision": _iprec(grades, ranked, 0.0),
         "eleven_point_precision": sum(_iprec(grades, ranked, x) for x in LEVELS) / 11,
+        **_gain_measures(grades, ranked, k),
+    }
+
+
+def _gain_measures(grades, ranked, k):
+    """trec_eval's gain measures and utility (whole ranking but rbp@k), from
+    trec_eval_reference (a port of trec_eval's C code)."""
+    top = max(max(grades.values()), 1)
+    rbp = 0.1 * sum(grades.get(i, 0) / top * 0.9**r for r, i in enumerate(ranked[:k]))
+    qrels = {i: int(g) for i, g in grades.items()}
+    rr = trec_eval_reference.res_rels(ranked, qrels)
+    hits = sum(grades.get(i, 0) > 0 for i in ranked)
+    return {
+        "rbp": rbp,
+        "utility": hits - (len(ranked) - hits),
+        "binary_g": trec_eval_reference.binG(rr, None),
+        "rndcg": trec_eval_reference.Rndcg(rr, None),
+        "ndcg_rel": trec_eval_reference.ndcg_rel(rr, None),
+        "normalized_gain": trec_eval_reference.G(rr, None),
     }
 
 
@@ -236,7 +257,8 @@ def _set_measures(grades, ranked):
     }
 
 
-FUNCTIONS = FUNCS
+# The measures that read judgments need mark_unjudged=True: tests/test_judged.py.
+FUNCTIONS = {n: f for n, f in FUNCS.items() if not METRICS[n].reads_judgments}
 
 
 def random_queries(seed, n_queries=25, graded=True):

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from helpers import FUNCS
-from reference import reference_values
+from reference import FORMULAS, reference_values
 from threadpoolctl import threadpool_limits
 
 from sklearn_rankk import num_threads
@@ -101,10 +101,18 @@ def configurations(metric):
         params = [{"denominator": d} for d in ("relevant", "min", "retrieved")]
     if "gain" in info.param_names:
         params = [{"gain": "linear"}, {"gain": "exponential", "log_base": 10}]
+    if "p" in info.param_names:
+        params = [{"p": 0.9}, {"p": 0.6}]
+    if "tp_weight" in info.param_names:
+        weights = ("tp_weight", "fp_weight", "fn_weight", "tn_weight")
+        params = [{}, dict(zip(weights, (2.0, -0.5, -1.0, 0.1)))]
     return list(itertools.product(ks, params))
 
 
-@pytest.mark.parametrize("metric", sorted(METRICS))
+# The metrics the former numpy engine had; those added since (bpref, infAP,
+# ...) are checked against the brute-force oracle (test_common) and their
+# references (test_judged).
+@pytest.mark.parametrize("metric", sorted(m for m in METRICS if m in FORMULAS))
 @pytest.mark.parametrize("seed", [0, 1])
 def test_kernel_matches_the_numpy_engine(metric, seed):
     y, scores = large_case(seed)

@@ -37,6 +37,11 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double level
         const double* levels
         int64_t n_levels
+        double p
+        double u_tp
+        double u_fp
+        double u_fn
+        double u_tn
 
     cdef struct Plan:
         const Request* req
@@ -45,6 +50,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double threshold
         int32_t want_ideal
         int32_t any_exponential
+        int32_t want_judged
         int32_t n_threads
         int64_t out_stride
 
@@ -107,6 +113,19 @@ RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
 IPREC = 20
 ELEVEN_PT = 21
+# Measures that read judgments (negative grades: not judged).
+BPREF = 60
+INFERRED_AP = 61
+UNJUDGED = 62
+RBP_RESIDUAL = 63
+# trec_eval's gain measures and utility (gain_measures.hpp).
+RBP = 40
+RNDCG = 41
+BING = 42
+UTILITY = 43
+NDCG_REL = 44
+G_GAIN = 45
+_READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -166,6 +185,11 @@ cdef vector[Request] _requests(requests) except *:
         r.level = row["level"]
         r.levels = <const double*> <size_t> row["levels"]
         r.n_levels = row["n_levels"]
+        r.p = row["p"]
+        r.u_tp = row["u_tp"]
+        r.u_fp = row["u_fp"]
+        r.u_fn = row["u_fn"]
+        r.u_tn = row["u_tn"]
         out.push_back(r)
     return out
 
@@ -180,8 +204,11 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     plan.threshold = threshold
     plan.want_ideal = 0
     plan.any_exponential = 0
+    plan.want_judged = 0
     for i in range(req.size()):
-        if req[i].formula == NDCG:
+        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED, RBP_RESIDUAL):
+            plan.want_judged = 1
+        if req[i].formula in _READS_IDEAL:
             plan.want_ideal = 1
         if req[i].exponential:
             plan.any_exponential = 1
@@ -341,6 +368,11 @@ REQUEST_DTYPE = np.dtype([
     ("level", np.float64),
     ("levels", np.uint64),  # address of ELEVEN_PT's float64 levels
     ("n_levels", np.int64),
+    ("p", np.float64),
+    ("u_tp", np.float64),
+    ("u_fp", np.float64),
+    ("u_fn", np.float64),
+    ("u_tn", np.float64),
 ])
 
 

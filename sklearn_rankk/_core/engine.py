@@ -436,6 +436,29 @@ def with_undefined(rows, requests, zero_division, keys=None, *, one_warning=Fals
     return out
 
 
+#: Floor of the values whose geometric mean ``average="gmean"`` takes
+#: (trec_eval's MIN_GEO_MEAN): a sample scoring 0 counts as 1e-5.
+MIN_GEO_MEAN = 1e-5
+
+
+def geometric_mean_of_rows(values, weights):
+    """The (weighted) geometric mean over rows, each value floored at
+    :data:`MIN_GEO_MEAN` (trec_eval's ``gm_map``: ``exp`` of the mean of
+    ``log(max(value, 1e-5))``); NaN marks rows left out, as in
+    :func:`mean_of_rows`."""
+    values = np.asarray(values, dtype=np.float64)
+    if np.any(values < 0):
+        raise ValueError(
+            'average="gmean" takes the geometric mean of non-negative values; '
+            "this metric has negative values."
+        )
+    logs = np.log(
+        np.maximum(values, MIN_GEO_MEAN), where=~np.isnan(values), out=values.copy()
+    )
+    mean = mean_of_rows(logs, weights)
+    return float(np.exp(mean)) if np.ndim(mean) == 0 else np.exp(mean)
+
+
 def mean_of_rows(values, weights):
     """The (weighted) mean over rows of per-row values in which NaN marks the
     rows left out (``zero_division=np.nan``); column by column for curves.
@@ -477,7 +500,8 @@ def aggregate(rows, requests, *, average, zero_division, keys=None):
     values = with_undefined(rows, requests, zero_division, keys)
     if average is None:
         return values
-    return {key: mean_of_rows(v, rows.sample_weight) for key, v in values.items()}
+    mean = geometric_mean_of_rows if average == "gmean" else mean_of_rows
+    return {key: mean(v, rows.sample_weight) for key, v in values.items()}
 
 
 # --------------------------------------------------------------------------

@@ -67,6 +67,18 @@ enum Formula : int32_t {
     // Interpolated precision (iprec_values)
     IPREC = 20,       // at recall level Request.level
     ELEVEN_PT = 21,   // its mean over Request.levels[0 .. n_levels)
+    // Measures that read judgments (negative grades: not judged).
+    BPREF = 60,
+    INFERRED_AP = 61,
+    UNJUDGED = 62,
+    RBP_RESIDUAL = 63,
+    // trec_eval's gain measures and utility (gain_measures.hpp)
+    RBP = 40,
+    RNDCG = 41,
+    BING = 42,
+    UTILITY = 43,
+    NDCG_REL = 44,
+    G_GAIN = 45,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -101,6 +113,8 @@ struct Request {
     double level;
     const double *levels;  // ELEVEN_PT: its recall levels
     int64_t n_levels;
+    double p;     // RBP: persistence
+    double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
 };
 
 struct Plan {
@@ -110,6 +124,7 @@ struct Plan {
     double threshold;
     int32_t want_ideal;
     int32_t any_exponential;
+    int32_t want_judged;  // a measure reads which items were judged
     int32_t n_threads;
     int64_t out_stride;  // output columns per row
 };
@@ -156,6 +171,22 @@ inline double gain_lin(double y, int E) { return E ? std::ldexp(y, -E) : y; }
 inline double gain_exp(double y, int E) {
     return E ? std::exp2(y - E) - std::ldexp(1.0, -E) : std::exp2(y) - 1.0;
 }
+
+/* Judgments. An item is relevant when y > t; otherwise it is judged
+ * non-relevant when y >= 0 and not judged when y < 0: "not pooled" (never
+ * shown to an assessor, trec_eval's RELVALUE_NONPOOL, canonically -1) when
+ * y > -2, "pooled but not judged" (trec_eval's RELVALUE_UNJUDGED, canonically
+ * -2) when y <= -2. Only infAP tells the two unjudged kinds apart. */
+struct Unjudged {
+    double nonpool = 0.0, pooled = 0.0;
+    inline void add(double y, double t) {
+        if (!(y > t) && y < 0.0) {
+            if (y > -2.0) nonpool += 1.0;
+            else pooled += 1.0;
+        }
+    }
+    inline double total() const { return nonpool + pooled; }
+};
 
 // A relevant item (y > t) adds 1 to the relevant count and its gain; a
 // negative grade has no gain (as in trec_eval).
@@ -324,6 +355,21 @@ struct Aligned {
 
     inline double grade(int64_t j) const { return (double)y[j]; }
 
+    // Items of the row that are judged non-relevant (y >= 0, not relevant).
+    int64_t judged_nonrelevant(int64_t) const {
+        int64_t c = 0;
+        const Threshold<R> &T = *th;
+        for (int64_t j = 0; j < m; ++j) c += !T.relevant(y[j]) && (double)y[j] >= 0.0;
+        return c;
+    }
+
+    // The unjudged items among the whole row's items of score kth.
+    template <class S>
+    void tied_unjudged(const S *s, double kth, Unjudged &u) const {
+        for (int64_t j = 0; j < m; ++j)
+            if ((double)s[j] == kth) u.add((double)y[j], th->t);
+    }
+
     // Relevant items, and their gains, over the whole row's items of score kth.
     template <class S>
     void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
@@ -368,6 +414,18 @@ struct Sparse {
             std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
         std::sort(out.begin(), out.begin() + take, std::greater<double>());
         out.resize(take);
+    }
+    // Judged non-relevant items of a row of m: the implicit zeros and the
+    // stored grades in [0, t].
+    int64_t judged_nonrelevant(int64_t m) const {
+        int64_t c = m - (b - a);
+        for (int64_t j = a; j < b; ++j) c += !(data[j] > t) && data[j] >= 0.0;
+        return c;
+    }
+    template <class S>
+    void tied_unjudged(const S *s, double kth, Unjudged &u) const {
+        for (int64_t j = a; j < b; ++j)
+            if ((double)s[indices[j]] == kth) u.add(data[j], t);
     }
     inline double grade(int64_t col) const {
         const int64_t *lo = std::lower_bound(indices + a, indices + b, col);
@@ -414,6 +472,9 @@ struct Scratch {
     // same-group pair probability, group start, group size and relevant count
     std::vector<double> grade, e, ecum, eg_lin, eg_exp, h, pair, ng, rg;
     std::vector<int64_t> gstart;
+    // per rank, when judgments are read: the group's unjudged items, not
+    // pooled and pooled
+    std::vector<double> w_np, w_pool;
     // the ideal ranking
     std::vector<double> work_g, ideal_lin, ideal_exp;
     // discounts of DCG; gains scaled down for rows whose DCG overflows
@@ -731,6 +792,129 @@ inline double lchoose(double a, double b) {
     return std::lgamma(a + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a - b + 1.0);
 }
 
+// log(n!) for whole n >= 0, from a per-thread table grown on demand; and
+// log C(a, b) from it (the recurrences over tie groups call it O(n r) times).
+inline double log_factorial(int64_t n) {
+    thread_local std::vector<double> table{0.0};
+    while ((int64_t)table.size() <= n)
+        table.push_back(table.back() + std::log((double)table.size()));
+    return table[(size_t)n];
+}
+inline double lchoose_int(double a, double b) {
+    return log_factorial((int64_t)a) - log_factorial((int64_t)b) -
+           log_factorial((int64_t)(a - b));
+}
+
+
+
+/* Measures that read judgments, walking the tie groups of ranks [0, end).
+ * Under exact ties the groups are independent: the items before a group
+ * (their relevant, judged non-relevant and unjudged counts) and the group's
+ * first rank are fixed, only the order inside the group is random. For an
+ * item at offset o of a group of n, the o items before it are a uniformly
+ * random o-subset of the group's n - 1 others (multivariate
+ * hypergeometric). With ignore_ties every group is one item. */
+struct GroupWalk {
+    const double *ng, *rg, *w_np, *w_pool;
+    const int64_t *gstart;
+    int64_t end;
+    // f(a, b, n, r, u, wn, wp) for each group: ranks [a, b) (b - a < n when
+    // it straddles `end`), n items, r relevant, u judged non-relevant, wn
+    // unjudged not pooled, wp unjudged pooled.
+    template <class F>
+    void each(F &&f) const {
+        for (int64_t a = 0; a < end;) {
+            int64_t b = a + 1;
+            while (b < end && gstart[b] == a) ++b;
+            const double n = ng[a], r = rg[a], wn = w_np[a], wp = w_pool[a];
+            f(a, b, n, r, n - r - wn - wp, wn, wp);
+            a = b;
+        }
+    }
+};
+
+// bpref's term of a relevant item with nb judged non-relevant items above.
+inline double bpref_term(double nb, double n_rel, double den) {
+    return den > 0.0 ? 1.0 - std::min(nb, n_rel) / den : 1.0;
+}
+
+/* bpref (Buckley & Voorhees 2004, trec_eval's m_bpref.c): over the
+ * retrieved relevant items, 1 - min(nb, R) / min(N, R), nb the judged
+ * non-relevant items ranked above, N those of the row; divided by R. Exact
+ * under ties: inside a group with u judged non-relevant items, the number of
+ * them above one relevant item is uniform on 0..u (its order among them is
+ * uniform), and groups are independent. */
+inline double bpref_value(const GroupWalk &w, double n_rel, double n_nonrel) {
+    const double den = std::min(n_nonrel, n_rel);
+    double total = 0.0, nb0 = 0.0;
+    w.each([&](int64_t a, int64_t b, double n, double r, double u, double, double) {
+        if (r > 0.0) {
+            if ((double)(b - a) == n) {  // the whole group is ranked
+                double sum = 0.0;
+                for (double x = 0.0; x <= u; x += 1.0) sum += bpref_term(nb0 + x, n_rel, den);
+                total += r * sum / (u + 1.0);
+            } else {  // offsets [0, b - a) of the group: condition on the offset
+                for (int64_t o = 0; o < b - a; ++o) {
+                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
+                    for (double y = std::max(0.0, oo - (n - 1.0 - u)); y <= std::min(oo, u); y += 1.0)
+                        total += r / n * std::exp(lchoose_int(u, y) + lchoose_int(n - 1.0 - u, oo - y) - lnorm) *
+                                 bpref_term(nb0 + y, n_rel, den);
+                }
+            }
+        }
+        nb0 += u;
+    });
+    return n_rel > 0.0 ? total / n_rel : 0.0;
+}
+
+constexpr double INFAP_EPSILON = 0.00001;
+
+// infAP's term of a relevant item at 0-based rank j with rb relevant, nb
+// judged non-relevant and ub pooled-unjudged items above (m_infap.c):
+// 1/(j+1) + (j/(j+1)) ((rb+nb+ub)/j) ((rb+eps)/(rb+nb+2eps)).
+inline double infap_term(double j, double rb, double nb, double ub) {
+    return (1.0 + (rb + nb + ub) * (rb + INFAP_EPSILON) / (rb + nb + 2.0 * INFAP_EPSILON)) /
+           (j + 1.0);
+}
+
+/* Inferred AP (Yilmaz & Aslam 2006, trec_eval's m_infap.c); divided by R.
+ * Exact under ties: for a relevant item at offset o of its group, sum over
+ * the relevant (x) and judged non-relevant (y) items among the o before it
+ * (multivariate hypergeometric); the term is linear in the pooled-unjudged
+ * count, which enters through its conditional mean. O(n r u) a group. */
+inline double infap_value(const GroupWalk &w, double n_rel) {
+    double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
+    w.each([&](int64_t a, int64_t b, double n, double r, double u, double wn, double wp) {
+        if (r > 0.0) {
+            if (n == 1.0) {
+                total += infap_term((double)a, r0, n0, u0);
+            } else {
+                const double wu = wn + wp;  // unjudged among the others
+                for (int64_t o = 0; o < b - a; ++o) {
+                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
+                    double sum = 0.0;
+                    for (double x = std::max(0.0, oo - (u + wu)); x <= std::min(oo, r - 1.0); x += 1.0) {
+                        const double lx = lchoose_int(r - 1.0, x);
+                        // Without unjudged items the judged non-relevant
+                        // ones above are the rest: y = o - x, O(n r) a group.
+                        const double y_lo = wu > 0.0 ? std::max(0.0, oo - x - wu) : oo - x;
+                        for (double y = y_lo; y <= std::min(oo - x, u); y += 1.0) {
+                            const double z = oo - x - y;
+                            const double pmf = std::exp(lx + lchoose_int(u, y) + lchoose_int(wu, z) - lnorm);
+                            const double zp = wu > 0.0 ? z * wp / wu : 0.0;
+                            sum += pmf * infap_term((double)(a + o), r0 + x, n0 + y, u0 + zp);
+                        }
+                    }
+                    total += r / n * sum;
+                }
+            }
+        }
+        r0 += r;
+        n0 += u;
+        u0 += wp;
+    });
+    return n_rel > 0.0 ? total / n_rel : 0.0;
+}
 
 // ---- one row ---------------------------------------------------------------
 
@@ -1063,6 +1247,8 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
     }
 }
 
+#include "gain_measures.hpp"
+
 template <class S, class Rel>
 void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratch &sc,
                  double *out, uint8_t *empty, uint8_t &flags) {
@@ -1070,6 +1256,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     const bool exact = plan.ties == TIES_EXACT;
     const double t = plan.threshold;
     const int64_t n_rel = rel.count(flags);
+    const bool judged = plan.want_judged != 0;
+    // Judged non-relevant items of the whole row, retrieved or not (bpref).
+    const int64_t n_nonrel = judged ? rel.judged_nonrelevant(m) : 0;
     // Retrieved items (scores above -inf; NaN counts, and is flagged), for
     // the set measures.
     int64_t n_ret = 0;
@@ -1093,6 +1282,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         int64_t want = depth(r);
         K = std::max(K, std::min(want, m));
         if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
+        K_ideal = std::max(K_ideal, gain_ideal_depth(r.formula, n_rel));
     }
     K = std::min(K, m);
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
@@ -1105,8 +1295,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const int64_t cut = std::min(depth(r), K);
         const bool ordered = r.curve || r.formula == RECIPROCAL_RANK ||
                              r.formula == AVERAGE_PRECISION || r.formula == DCG ||
-                             r.formula == NDCG || r.formula == IPREC ||
-                             r.formula == ELEVEN_PT;
+                             r.formula == NDCG || r.formula == BPREF ||
+                             r.formula == INFERRED_AP || r.formula == UNJUDGED ||
+                             r.formula == RBP_RESIDUAL || r.formula == IPREC ||
+                             r.formula == ELEVEN_PT || gain_reads_order(r.formula);
         if (ordered || cut < K) D = std::max(D, cut);
     }
     // Beyond D the set-based formulas read only e, and hit its h.
@@ -1142,6 +1334,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
          {&sc.grade, &sc.e, &sc.ecum, &sc.eg_lin, &sc.eg_exp, &sc.h, &sc.pair, &sc.ng, &sc.rg})
         vec->resize(K_eff);
     sc.gstart.resize(K_eff);
+    if (judged) {
+        sc.w_np.resize(K_eff);
+        sc.w_pool.resize(K_eff);
+    }
     double *e = sc.e.data(), *eg = sc.eg_lin.data(), *ex = sc.eg_exp.data(), *h = sc.h.data();
     double *pair = sc.pair.data(), *ng = sc.ng.data(), *rg = sc.rg.data();
     int64_t *gstart = sc.gstart.data();
@@ -1190,6 +1386,20 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             continue;
         }
         double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
+        if (judged) {  // the group's unjudged items, its members beyond the cut too
+            Unjudged u;
+            if (straddles && !listed) {
+                rel.tied_unjudged(s, tv[a], u);
+            } else {
+                for (int64_t p = a; p < b; ++p) u.add(sc.grade[p], t);
+                if (straddles)
+                    for (int64_t col : sc.tied_out) u.add(rel.grade(col), t);
+            }
+            for (int64_t p = a; p < b; ++p) {
+                sc.w_np[p] = u.nonpool;
+                sc.w_pool[p] = u.pooled;
+            }
+        }
         for (int64_t p = a; p < b; ++p) {
             e[p] = ev;
             eg[p] = egv;
@@ -1356,6 +1566,42 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             if (r.formula == NDCG) is_empty = !(idcg > 0.0);
             break;
         }
+        case BPREF:
+        case INFERRED_AP: {
+            const GroupWalk w{ng, rg, sc.w_np.data(), sc.w_pool.data(), gstart,
+                              std::min(c_end, K_eff)};
+            o[0] = r.formula == BPREF ? bpref_value(w, (double)n_rel, (double)n_nonrel)
+                                      : infap_value(w, (double)n_rel);
+            break;
+        }
+        case RBP_RESIDUAL: {
+            /* The most RBP could still rise (trec_eval's rbp_resid): the
+             * weight of the unjudged ranks, (1 - p) sum p**i over them, plus
+             * p**n of the ranks past the retrieved ones; 0 when no
+             * retrieved item is unjudged. Linear in each rank's expected
+             * unjudged indicator. */
+            const int64_t end = std::min(c_end, K_eff);
+            double resid = 0.0, unj = 0.0, w = 1.0;
+            for (int64_t c = 0; c < end; ++c) {
+                const double u = (sc.w_np[c] + sc.w_pool[c]) / ng[c];
+                resid += u * w;
+                unj += u;
+                w *= r.p;
+            }
+            o[0] = unj > 0.5 ? w + (1.0 - r.p) * resid : 0.0;
+            is_empty = false;  // defined whatever the relevant items
+            break;
+        }
+        case UNJUDGED: {  // expected unjudged items in the top k, over k
+            double cum = 0.0;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) cum += (sc.w_np[c] + sc.w_pool[c]) / ng[c];
+                if (curve) o[c] = cum / (double)(c + 1);
+            }
+            if (!curve) o[0] = k_nominal > 0 ? cum / (double)k_nominal : 0.0;
+            is_empty = false;  // defined whatever the relevant items
+            break;
+        }
         case AVERAGE_PRECISION: {
             double cum_e = 0.0, num = 0.0, c0 = 0.0, n0 = 0.0;
             int64_t ga = -1;
@@ -1385,6 +1631,14 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             o[0] = r.n_levels > 0 ? total / (double)r.n_levels : 0.0;
             break;
         }
+        case RBP:
+        case RNDCG:
+        case BING:
+        case UTILITY:
+        case NDCG_REL:
+        case G_GAIN:
+            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, t, curve, c_end, o);
+            break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }

@@ -165,6 +165,15 @@ class Compiled:
     held: tuple = ()
 
 
+# utility's coefficients -> the kernel's u_tp, u_fp, u_fn, u_tn.
+_UTILITY_DEFAULTS = {
+    "tp_weight": 1.0,
+    "fp_weight": -1.0,
+    "fn_weight": 0.0,
+    "tn_weight": 0.0,
+}
+
+
 def compile_requests(requests, n_items):
     """The kernel's request array; curves without ``k`` span ``n_items``."""
     array = np.zeros(len(requests), dtype=_kernel.REQUEST_DTYPE)
@@ -192,6 +201,9 @@ def compile_requests(requests, n_items):
             held.append(levels)
             row["levels"] = levels.ctypes.data
             row["n_levels"] = levels.size
+        row["p"] = options.get("p", 0.9)
+        for coefficient, default in _UTILITY_DEFAULTS.items():
+            row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
         columns.append(slice(col, col + width))
         col += width
     return Compiled(array, col, columns, tuple(held))

@@ -143,10 +143,53 @@ RECALL_LEVELS = Param(
         averaged (trec_eval's ``11pt_avg`` and its 11 default levels).""",
 )
 
+PERSISTENCE = Param(
+    "p",
+    0.9,
+    low=0.0,
+    high=1.0,
+    doc="""\
+    p : float, default=0.9
+        Persistence, in (0, 1): the probability that the user goes on from one
+        rank to the next (trec_eval's ``rbp.p``, default 0.9).""",
+)
+
+
+def _utility_weight(name, default, what):
+    return Param(
+        name,
+        default,
+        doc=f"""\
+    {name} : float, default={default}
+        Coefficient of the number of {what}.""",
+    )
+
+
+UTILITY_WEIGHTS = (
+    _utility_weight("tp_weight", 1.0, "relevant retrieved items (true positives)"),
+    _utility_weight(
+        "fp_weight", -1.0, "non-relevant retrieved items (false positives)"
+    ),
+    _utility_weight("fn_weight", 0.0, "relevant items not retrieved (false negatives)"),
+    _utility_weight(
+        "tn_weight", 0.0, "non-relevant items not retrieved (true negatives)"
+    ),
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
 PARAMS = {
     p.name: p
-    for p in (DENOMINATOR, GAIN, LOG_BASE, BETA, MULTIPLE, RECALL_LEVEL, RECALL_LEVELS)
+    for p in (
+        DENOMINATOR,
+        GAIN,
+        LOG_BASE,
+        BETA,
+        PERSISTENCE,
+        *UTILITY_WEIGHTS,
+        MULTIPLE,
+        RECALL_LEVEL,
+        RECALL_LEVELS,
+    )
 }
 
 
@@ -180,6 +223,11 @@ class Metric:
         has no gain, as in trec_eval).
     needs_ideal : bool
         Whether the formula reads the ideal ranking's grades.
+    reads_judgments : bool
+        Whether the metric tells judged items from unjudged ones (negative
+        grades): bpref, infAP, the unjudged fraction. Their inputs must mark
+        the unjudged items (``mark_unjudged=True`` of :func:`from_trec` and
+        :func:`from_id_lists`); a grade 0 is a judged non-relevant item.
     params : tuple of Param
         Its own keyword parameters, in signature order.
     bounds : tuple
@@ -190,12 +238,14 @@ class Metric:
         Whether, on class labels, a cut-off covering every class makes the
         value 1 whatever the scores (hit@k, scikit-learn's
         ``top_k_accuracy_score``, which warns then; so does the package).
-    empty_rows : {"zero_division", "zero"}
+    empty_rows : {"zero_division", "zero", "never"}
         The metric on a row with no relevant item: ``"zero_division"``,
         undefined (``zero_division="warn"`` gives 0 and warns); ``"zero"``,
         0 by definition (``"warn"`` keeps it silently). ``zero_division``'s
         other values (0.0, 1.0, nan) apply to both, so that nan leaves the
-        same rows out of every metric.
+        same rows out of every metric. ``"never"``: the metric has its own
+        value there, and ``zero_division`` does not apply (utility, the
+        unjudged fraction).
     in_default_report : bool
         Whether :func:`~sklearn_rankk.ranking_report` shows it by default
         (F-beta does not: at its default beta it is F1).
@@ -216,6 +266,10 @@ class Metric:
         family, the tuple of values of ``<name>.<v1>,<v2>,...``.
     trec_eval_values : tuple of float
         The values of ``trec_eval_family`` named alone.
+    trec_eval_level_gate : bool
+        Whether trec_eval gives 0 on a query without a document at ``-l``'s
+        level although the measure itself reads every positive grade
+        (``Rndcg``): the command line does the same.
     aliases : tuple of str
         Other names accepted as ``<alias>@<k>`` on the command line.
     summary, undefined_doc, examples : str
@@ -232,6 +286,7 @@ class Metric:
     allow_k_none: bool = False
     graded: bool = False
     needs_ideal: bool = False
+    reads_judgments: bool = False
     params: tuple = ()
     bounds: tuple = (0.0, 1.0)
     perfect_is_one: bool = False
@@ -244,6 +299,7 @@ class Metric:
     trec_eval_family: str | None = None
     trec_eval_param: str | None = None
     trec_eval_values: tuple = ()
+    trec_eval_level_gate: bool = False
     aliases: tuple = ()
     summary: str = ""
     undefined_doc: str = ""
@@ -281,6 +337,21 @@ _SET_EXAMPLE = """\
     >>> import numpy as np
     >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
     >>> y_score = np.array([[0.9, 0.8, -np.inf, 0.3], [0.2, 0.1, -np.inf, 0.4]])"""
+
+_JUDGED_EXAMPLE = """\
+    >>> import numpy as np
+    >>> y_true = np.array([[1, 0, -1, 1, 0], [0, 1, 0, -1, 1]])
+    >>> y_score = np.array([[0.9, 0.8, 0.7, 0.6, -np.inf],
+    ...                     [0.9, 0.8, 0.7, 0.6, 0.5]])"""
+
+_JUDGED_NOTE = """
+
+    Judgments: a grade ``y >= 0`` is judged (relevant when above
+    ``relevance_threshold``), a negative grade means *not judged*
+    (trec_eval's convention: ``-1`` for a document never pooled, ``-2`` for
+    one pooled but left unjudged). :func:`from_trec` and
+    :func:`from_id_lists` mark the unjudged documents so with
+    ``mark_unjudged=True``."""
 
 _ENTRIES = (
     Metric(
@@ -746,6 +817,311 @@ _ENTRIES = (
     >>> round(set_average_precision_score(y_true, y_score), 6)
     0.25""",
     ),
+    Metric(
+        name="bpref",
+        function_name="bpref_score",
+        label="bpref",
+        formula=_kernel.BPREF,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="bpref",
+        summary="""\
+    Binary preference (bpref): relevant items ranked above judged non-relevant ones.
+
+    ``bpref = 1/|R| sum over retrieved relevant items of
+    (1 - min(n, |R|) / min(N, |R|))``, where ``n`` is the number of judged
+    non-relevant items ranked above the relevant item and ``N`` the number
+    of judged non-relevant items of the row, retrieved or not (Buckley &
+    Voorhees, SIGIR 2004; trec_eval's ``bpref``). Unjudged items (negative
+    grades) count for nothing, so bpref is robust to incomplete judgments.
+    Exact under ties: inside a tie group with ``u`` judged non-relevant
+    items, the number of them above a relevant item is uniform on
+    ``0..u``."""
+        + _JUDGED_NOTE,
+        undefined_doc=_NO_RELEVANT,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import bpref_score
+    >>> bpref_score(y_true, y_score, average=None)
+    array([0.75, 0.25])
+
+    First row: the first relevant item has no judged non-relevant item above
+    it (1), the second has one of ``min(N, |R|) = 2`` (1 - 1/2); the unjudged
+    item (-1) counts for nothing: ``(1 + 0.5) / 2``.""",
+    ),
+    Metric(
+        name="infap",
+        function_name="inferred_average_precision_score",
+        label="infAP",
+        formula=_kernel.INFERRED_AP,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        in_default_report=False,
+        trec_eval_whole="infAP",
+        summary="""\
+    Inferred average precision (infAP): AP estimated from sampled judgments.
+
+    Each retrieved relevant item at rank ``j`` adds the expected precision
+    at ``j``, ``1/j + ((j-1)/j) (p/(j-1)) (r + eps)/(r + n + 2 eps)``, where
+    ``r`` and ``n`` count the relevant and judged non-relevant items above it,
+    ``p`` those plus the pooled-but-unjudged items above it (grade ``-2``
+    or less), and ``eps = 1e-5``; the sum is divided by |R| (Yilmaz & Aslam,
+    CIKM 2006; trec_eval's ``infAP``). Items never pooled (grade ``-1``)
+    hold their rank but count as non-relevant. With complete judgments it
+    is average precision. Exact under ties: for each offset of a relevant
+    item in its tie group, a sum over the relevant and judged non-relevant
+    items placed above it (multivariate hypergeometric), O(n r u) per group
+    of n items, r relevant, u judged non-relevant."""
+        + _JUDGED_NOTE,
+        undefined_doc=_NO_RELEVANT,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import inferred_average_precision_score
+    >>> inferred_average_precision_score(y_true, y_score, average=None)
+    array([0.75      , 0.45000283])
+
+    First row: 1 at rank 1, then at rank 4 ``1/4 + (3/4) (2/3) (1/2)``
+    (two judged items above, half of them relevant): ``(1 + 1/2) / 2``.""",
+    ),
+    Metric(
+        name="unjudged",
+        function_name="unjudged_fraction_at_k",
+        label="Unjudged",
+        formula=_kernel.UNJUDGED,
+        reads_judgments=True,
+        empty_rows="never",
+        in_default_report=False,
+        trec_eval_cutoff="unj",
+        trec_eval_cutoffs=(5, 10, 20),
+        summary="""\
+    Unjudged fraction at k: the share of the top ``k`` that was never judged.
+
+    ``unj@k = |unjudged items in the top k| / k`` (trec_eval's ``unj_k``),
+    dividing by ``k`` even when fewer items are retrieved. A diagnostic of
+    the judgments rather than of the ranking (lower means the other measures
+    rest on more judgments), so it is not a ``*_score``; it does not depend
+    on the relevant items, so ``zero_division`` never applies. Linear in the
+    unjudged indicator: under ties, the expected unjudged count of each
+    rank."""
+        + _JUDGED_NOTE,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import unjudged_fraction_at_k
+    >>> unjudged_fraction_at_k(y_true, y_score, k=4, average=None)
+    array([0.25, 0.25])""",
+    ),
+    Metric(
+        name="rbp_residual",
+        function_name="rank_biased_precision_residual",
+        label="RBP residual",
+        formula=_kernel.RBP_RESIDUAL,
+        reads_judgments=True,
+        needs_k=False,
+        row_cut="n_retrieved",
+        params=(PERSISTENCE,),
+        empty_rows="never",
+        in_default_report=False,
+        trec_eval_whole="rbp_resid",
+        summary="""\
+    Residual of rank-biased precision: how much RBP could still rise.
+
+    ``(1 - p) * sum over unjudged retrieved ranks i of p**(i - 1) + p**n``,
+    ``n`` the number of retrieved items, whose ``p**n`` is the weight of the
+    ranks never retrieved; 0 when no retrieved item is unjudged (trec_eval's
+    ``rbp_resid``, Moffat and Zobel 2008). With binary relevance, RBP lies
+    between :func:`rank_biased_precision_score` and it plus the residual
+    whatever the unjudged items turn out to be. A diagnostic of the
+    judgments, not a ``*_score``; defined on every row, so
+    ``zero_division`` does not apply. Linear in each rank's unjudged
+    indicator: under ties, in closed form."""
+        + _JUDGED_NOTE,
+        examples=_JUDGED_EXAMPLE
+        + """
+    >>> from sklearn_rankk import rank_biased_precision_residual
+    >>> rank_biased_precision_residual(y_true, y_score, p=0.5, average=None)
+    array([0.1875 , 0.09375])
+
+    First row: the unjudged item at rank 3 weighs ``0.5 * 0.5**2`` and the
+    ranks past the 4 retrieved ``0.5**4``.""",
+    ),
+    # ---- trec_eval's gain measures and utility (gain_measures.hpp) ----
+    Metric(
+        name="rbp",
+        function_name="rank_biased_precision_score",
+        label="RBP",
+        formula=_kernel.RBP,
+        allow_k_none=True,
+        graded=True,
+        needs_ideal=True,
+        params=(PERSISTENCE,),
+        empty_rows="zero",
+        in_default_report=False,
+        trec_eval_whole="rbp",
+        summary="""\
+    Rank-biased precision (Moffat and Zobel, 2008) at k.
+
+    ``RBP@k = (1 - p) * sum over ranks i <= k of gain_i * p**(i - 1)``: the
+    expected gain per item a user sees who goes on from one rank to the next
+    with probability ``p``. The gain is the grade, divided by the row's
+    largest grade when that exceeds 1 (so gains lie in [0, 1]), as
+    trec_eval's ``rbp`` does (its value is ``k=None``). Linear in the
+    expected gain at each rank, so the exact expectation under ties is the
+    formula at those.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import rank_biased_precision_score
+    >>> round(rank_biased_precision_score(y_true, y_score, k=None), 6)
+    0.1229
+    >>> rbp = rank_biased_precision_score([[3, 0, 1]], [[0.9, 0.5, 0.2]], k=None, p=0.5)
+    >>> round(rbp, 6)
+    0.541667""",
+    ),
+    Metric(
+        name="rndcg",
+        function_name="rndcg_score",
+        label="R-nDCG",
+        formula=_kernel.RNDCG,
+        needs_k=False,
+        row_cut="n_retrieved",
+        graded=True,
+        needs_ideal=True,
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="Rndcg",
+        trec_eval_level_gate=True,
+        summary="""\
+    R-nDCG: nDCG averaged at the cut-offs where the ideal gain changes.
+
+    The mean of ``nDCG@b`` (linear gain, ``log2`` discount) over the ranks
+    ``b`` that end a grade level of the ideal ranking (with 5 items of grade
+    3, 3 of grade 2 and 10 of grade 1: b = 5, 8, 18), and at the end of the
+    ranking when it is at least 2 ranks longer than the ideal's positive
+    part (trec_eval's ``Rndcg``). It has no ``k``: the whole ranking of
+    retrieved items is read. A mean of expected DCGs at fixed cut-offs over
+    fixed ideals, so the exact expectation under ties is in closed form.""",
+        undefined_doc=" (samples with no relevant item of positive grade)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import rndcg_score
+    >>> round(rndcg_score(y_true, y_score), 6)
+    0.48026""",
+    ),
+    Metric(
+        name="binary_g",
+        function_name="binary_g_score",
+        label="binG",
+        formula=_kernel.BING,
+        needs_k=False,
+        row_cut="n_retrieved",
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="binG",
+        summary="""\
+    Binary G: relevant items discounted by the non-relevant ones above them.
+
+    ``binG = sum over retrieved relevant items of 1 / log2(2 + n_above) / |R|``,
+    ``n_above`` the number of non-relevant items ranked above the item
+    (trec_eval's ``binG``). It has no ``k``: the whole ranking of retrieved
+    items is read. Under ties, a relevant item of a tie group of ``n`` items,
+    ``r`` of them relevant, has a number of non-relevant group members above
+    it uniform on ``0 .. n - r``: the exact expectation is in closed form.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import binary_g_score
+    >>> round(binary_g_score(y_true, y_score), 6)
+    0.590338""",
+    ),
+    Metric(
+        name="utility",
+        function_name="utility_score",
+        label="Utility",
+        formula=_kernel.UTILITY,
+        needs_k=False,
+        row_cut="n_retrieved",
+        params=UTILITY_WEIGHTS,
+        bounds=(None, None),
+        empty_rows="never",
+        in_default_report=False,
+        trec_eval_whole="utility",
+        summary="""\
+    Linear utility of the retrieved set.
+
+    ``tp_weight * TP + fp_weight * FP + fn_weight * FN + tn_weight * TN``,
+    with TP the relevant retrieved items (scores above ``-inf``), FP the
+    non-relevant retrieved ones, FN the relevant items not retrieved and TN
+    the non-relevant items not retrieved; the collection is the row's items.
+    trec_eval's ``utility`` (default coefficients 1, -1, 0, 0: ``TP - FP``).
+    Not bounded, and defined on every row (``zero_division`` does not
+    apply). The order of the retrieved items does not matter.""",
+        examples=_SET_EXAMPLE
+        + """
+    >>> from sklearn_rankk import utility_score
+    >>> utility_score(y_true, y_score, average=None)
+    array([-1., -1.])
+    >>> utility_score(y_true, y_score, tp_weight=2.0, fn_weight=-1.0)
+    -0.5""",
+    ),
+    Metric(
+        name="ndcg_rel",
+        function_name="ndcg_rel_score",
+        label="nDCG-rel",
+        formula=_kernel.NDCG_REL,
+        needs_k=False,
+        row_cut="n_retrieved",
+        graded=True,
+        needs_ideal=True,
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="ndcg_rel",
+        summary="""\
+    Normalized DCG averaged over the ranks of the relevant items.
+
+    The mean, over the items of positive grade, of ``DCG(i) / IDCG(i)`` at
+    the rank ``i`` of the item (``IDCG(i)`` stops growing past the ideal's
+    positive part), an item not retrieved counting the final DCG over the
+    final ideal DCG (trec_eval's ``ndcg_rel``; linear gain, ``log2``
+    discount). It has no ``k``: the whole ranking of retrieved items is
+    read. Under ties it needs ``E[relevant at i * gain at j]``, in closed
+    form for two items of one tie group, independent across groups.""",
+        undefined_doc=" (samples with no relevant item of positive grade)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import ndcg_rel_score
+    >>> round(ndcg_rel_score(y_true, y_score), 6)
+    0.684642""",
+    ),
+    Metric(
+        name="normalized_gain",
+        function_name="normalized_gain_score",
+        label="G",
+        formula=_kernel.G_GAIN,
+        needs_k=False,
+        row_cut="n_retrieved",
+        graded=True,
+        needs_ideal=True,
+        in_default_report=False,
+        trec_eval_whole="G",
+        summary="""\
+    Normalized gain G: gains discounted by the cost spent reaching them.
+
+    ``G = sum over retrieved items of gain_i / log2(2 + C(i) - S(i))`` over
+    the sum of every item's gain, where ``S(i)`` is the gain of the ranks up
+    to ``i`` and ``C(i)`` the sum over those ranks of ``max(ideal gain, 1)``
+    (trec_eval's ``G``). It has no ``k``: the whole ranking of retrieved
+    items is read. Under ties an item's term depends on the gains of the tie
+    group members ranked above it: the exact expectation is a recurrence over
+    the group's count and gain sums (see the user guide).""",
+        undefined_doc=" (samples with no relevant item of positive grade)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import normalized_gain_score
+    >>> round(normalized_gain_score(y_true, y_score), 6)
+    0.590338""",
+    ),
 )
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
@@ -771,31 +1147,47 @@ TREC_EVAL_NAMES = {
 #: ``iprec_at_recall``) -> metric: ``<family>_<x>`` is the metric with its
 #: ``trec_eval_param`` set to x.
 TREC_EVAL_FAMILIES = {m.trec_eval_family: m for m in _ENTRIES if m.trec_eval_family}
+#: trec_eval's measures in the order it prints them (``te_trec_measures`` of
+#: its measures.c), those of its ``all_trec`` nickname.
+TREC_EVAL_ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+    "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
+    "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG",
+    "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
+    "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+    "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+)  # fmt: skip
+
+#: trec_eval's bookkeeping measures, which are not ranking metrics: per-query
+#: counts (their "all" value is the sum over queries), the run's tag and the
+#: number of queries (printed on the "all" line only), and the relevance
+#: string of the first ranks (printed per query only).
+TREC_EVAL_COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
+TREC_EVAL_SUMMARY = ("runid", "num_q")
+TREC_EVAL_RELSTRING = "relstring"
+
+#: trec_eval's geometric means: measure -> the metric whose per-query values
+#: it averages with ``average="gmean"``.
+TREC_EVAL_GEOMETRIC = {"gm_map": METRICS["map"], "gm_bpref": METRICS["bpref"]}
+
+_TREC_EVAL_KNOWN = {
+    *TREC_EVAL_NAMES,
+    *TREC_EVAL_FAMILIES,
+    *TREC_EVAL_COUNTS,
+    *TREC_EVAL_SUMMARY,
+    TREC_EVAL_RELSTRING,
+    *TREC_EVAL_GEOMETRIC,
+}
 
 #: trec_eval's nicknames, restricted to the measures the package computes, in
 #: trec_eval's order.
 TREC_EVAL_NICKNAMES = {
-    "official": ("map", "Rprec", "recip_rank", "iprec_at_recall", "P"),
-    "all_trec": (
-        "map",
-        "Rprec",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-        "recall",
-        "Rprec_mult",
-        "11pt_avg",
-        "ndcg",
-        "ndcg_cut",
-        "map_cut",
-        "relative_P",
-        "success",
-        "set_P",
-        "set_relative_P",
-        "set_recall",
-        "set_map",
-        "set_F",
+    "official": tuple(
+        n
+        for n in TREC_EVAL_ORDER[: TREC_EVAL_ORDER.index("P") + 1]
+        if n in _TREC_EVAL_KNOWN and n != TREC_EVAL_RELSTRING
     ),
+    "all_trec": tuple(n for n in TREC_EVAL_ORDER if n in _TREC_EVAL_KNOWN),
 }
 
 

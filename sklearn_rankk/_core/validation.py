@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
-AVERAGE_OPTIONS = ("mean", None)
+AVERAGE_OPTIONS = ("mean", None, "gmean")
 GAIN_OPTIONS = ("linear", "exponential")
 DENOMINATOR_OPTIONS = ("relevant", "min", "retrieved")
 

@@ -14,12 +14,19 @@ import os
 import re
 import sys
 import textwrap
+from dataclasses import dataclass
+
+import numpy as np
 
 from .._core import engine
 from .._core.registry import (
+    TREC_EVAL_COUNTS,
     TREC_EVAL_FAMILIES,
+    TREC_EVAL_GEOMETRIC,
     TREC_EVAL_NAMES,
     TREC_EVAL_NICKNAMES,
+    TREC_EVAL_RELSTRING,
+    TREC_EVAL_SUMMARY,
     metric_for_alias,
     parse_scorer_name,
     scorer_name_forms,
@@ -57,6 +64,8 @@ TREC_FORMS = (
     f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}; printed "
     f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
+    f"{', '.join(TREC_EVAL_COUNTS + TREC_EVAL_SUMMARY)}, "
+    f"{', '.join(TREC_EVAL_GEOMETRIC)} and {TREC_EVAL_RELSTRING}[.<length>]; "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
     f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
 )
@@ -66,14 +75,90 @@ MEASURE_FORMS = (
 )
 
 
+@dataclass(frozen=True)
+class _Column:
+    """One output column: a label and how it is computed and printed.
+
+    ``kind``: ``"metric"`` (a request, averaged), ``"gm"`` (a request,
+    geometric mean, printed on the "all" line only), ``"count"`` (printed as
+    an integer, summed), ``"summary"`` (``runid`` or ``num_q``: the "all"
+    line only) or ``"relstring"`` (per query only).
+    """
+
+    label: str
+    kind: str
+    request: object = None
+    length: int = 0
+
+
 def parse_measure(text):
     """A ``-m`` argument -> ``[(label, metric, k), ...]``.
 
     ``label`` is what the output shows: the name as given, or trec_eval's
     ``P_5`` for each cut-off of ``P.5,10`` or ``P``; ``metric`` is the
-    package's name of the metric.
+    package's name of the metric (for trec_eval's bookkeeping measures,
+    such as ``num_ret``, the measure's name and ``k`` None).
     """
-    return [(label, metric.name, k) for label, metric, k, _ in _parse(text)]
+    return [
+        (c.label, c.request.metric.name if c.request else c.label, _k(c))
+        for c in _columns([text])
+    ]
+
+
+def _k(column):
+    return column.request.k if column.request is not None else None
+
+
+def _columns(texts):
+    """The output columns of ``-m`` arguments, without repeats.
+
+    As trec_eval, parameters given to a measure (``relstring.20``,
+    ``P.5,10``) also apply where a nickname names it.
+    """
+    explicit = {}
+    for text in texts:
+        family, dot, params = text.partition(".")
+        if dot and text not in TREC_EVAL_NICKNAMES:
+            explicit.setdefault(family, text)
+    out = {}
+    for text in texts:
+        for column in _parse(text, explicit):
+            out.setdefault(column.label, column)
+    return list(out.values())
+
+
+def _parse(text, explicit=None):
+    """A ``-m`` argument -> its :class:`_Column` list."""
+    explicit = explicit or {}
+    if text in TREC_EVAL_NICKNAMES:
+        return [
+            c
+            for name in TREC_EVAL_NICKNAMES[text]
+            for c in _parse(explicit.get(name, name))
+        ]
+    family, dot, params = text.partition(".")
+    if family == TREC_EVAL_RELSTRING:
+        try:
+            length = int(float(params)) if dot else 10
+        except ValueError:
+            raise ValueError(
+                f"Bad length in measure {text!r}: expected a number, e.g. {family}.20."
+            ) from None
+        label = f"{family}_{params}" if dot else family
+        return [_Column(label, "relstring", length=length)]
+    if text in TREC_EVAL_COUNTS:
+        return [_Column(text, "count")]
+    if text in TREC_EVAL_SUMMARY:
+        return [_Column(text, "summary")]
+    if text in TREC_EVAL_GEOMETRIC:
+        return [_Column(text, "gm", engine.make_request(TREC_EVAL_GEOMETRIC[text]))]
+    real = _parse_real_params(text)
+    if real is not None:
+        return real
+    return [
+        _Column(label, "metric", engine.make_request(metric, k))
+        for label, metric, k in _parse_metric(text)
+    ]
 
 
 def _reals(text, params):
@@ -88,17 +173,17 @@ def _reals(text, params):
 
 
 def _with_param(text, label, metric, value):
-    """(label, metric, None, {its trec_eval parameter: value}), validated."""
+    """The column of ``metric`` with its trec_eval parameter set to value."""
     params = {metric.trec_eval_param: value}
     try:
         engine.check_params(metric, params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"Measure {text!r}: {exc}") from None
-    return (label, metric, None, params)
+    return _Column(label, "metric", engine.make_request(metric, None, params))
 
 
 def _parse_real_params(text):
-    """The measures of a name with real parameters, or None if it has none."""
+    """The columns of a name with real parameters, or None if it has none."""
     family, dot, params = text.partition(".")
     if family in _FAMILY and (dot or family == text):
         metric = _FAMILY[family]
@@ -117,19 +202,8 @@ def _parse_real_params(text):
     return None
 
 
-def _parse(text):
-    """As :func:`parse_measure`, with the registry entries and each measure's
-    own parameters (a dict)."""
-    if text in TREC_EVAL_NICKNAMES:
-        return [m for name in TREC_EVAL_NICKNAMES[text] for m in _parse(name)]
-    real = _parse_real_params(text)
-    if real is not None:
-        return real
-    return [(label, metric, k, {}) for label, metric, k in _parse_cut(text)]
-
-
-def _parse_cut(text):
-    """Names without real parameters: (label, metric, k) triples."""
+def _parse_metric(text):
+    """A ``-m`` argument naming metrics -> ``[(label, metric entry, k), ...]``."""
     family, dot, params = text.partition(".")
     if dot or family in _CUTOFF:
         if family not in _CUTOFF:
@@ -172,8 +246,9 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         ``-m`` arguments (see :func:`parse_measure`).
     level : int, default=1
         trec_eval's ``-l``: a document is relevant when its grade is at
-        least ``level`` (binary measures). nDCG and DCG use every positive
-        grade as gain and count negative grades as 0, as trec_eval does.
+        least ``level`` (binary measures). The graded measures (nDCG, DCG
+        and trec_eval's other gain measures) use every positive grade as
+        gain and count negative grades as 0, as trec_eval does.
     ties : {"trec_eval", "average"}, default="trec_eval"
         ``"trec_eval"``: tied scores ranked by docno descending
         (``ignore_ties=True`` on from_trec's columns); ``"average"``:
@@ -185,23 +260,36 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     -------
     qids : list of str
     values : dict of str -> ndarray of shape (n_queries,)
-        Keyed by output label, in order. Queries with no relevant document
-        score 0, as in trec_eval.
+        Keyed by output label, in order, for the measures with per-query
+        values (not ``runid``, ``num_q``, ``gm_map``, ``gm_bpref``); integer
+        counts for ``num_ret`` and the like, strings for ``relstring``.
+        Queries with no relevant document score 0, as in trec_eval (utility
+        has its own value there).
     """
+    columns, qids, values, _ = _evaluate(
+        qrels, run, measures, level=level, ties=ties, complete=complete
+    )
+    return qids, {
+        c.label: values[c.label] for c in columns if c.kind not in ("gm", "summary")
+    }
+
+
+def _evaluate(qrels, run, measures, *, level, ties, complete):
+    """(columns, qids, per-query values by label, the rows)."""
     check_option(ties, "ties", ("trec_eval", "average"))
-    wanted = {}
-    for text in measures:
-        for label, metric, k, params in _parse(text):
-            wanted.setdefault(label, engine.make_request(metric, k, params))
-    rows = trec_rows(qrels, run, complete=complete)
+    columns = _columns(measures)
+    # trec_eval's view of the judgments: unjudged documents marked, every
+    # judged document of a query present (bpref, infAP, unj, the counts).
+    rows = trec_rows(qrels, run, complete=complete, mark_unjudged=True)
     ignore_ties = ties == "trec_eval"
-    values = {}
+    wanted = {c.request: None for c in columns if c.request is not None}
+    found = {}
     # Binary measures count grades >= level; graded ones take every positive
     # grade as gain (negative grades have none), whatever the level.
     for graded, threshold in ((False, level - 1), (True, 0)):
-        requests = list({r: None for r in wanted.values() if r.metric.graded == graded})
+        requests = [r for r in wanted if r.metric.graded == graded]
         if requests:
-            found = engine.row_values(
+            per_row = engine.row_values(
                 requests,
                 rows.y_true,
                 rows.y_score,
@@ -212,11 +300,84 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
             # Keyed by position: requests of one metric with different own
             # parameters (Rprec_mult_0.20, ...) share a scorer name.
             filled = engine.with_undefined(
-                found, requests, 0.0, keys=list(range(len(requests)))
+                per_row, requests, 0.0, keys=list(range(len(requests)))
             )
-            values.update(zip(requests, filled.values()))
-    qids = rows.qids
-    return qids, {label: values[r] for label, r in wanted.items()}
+            found.update(zip(requests, filled.values()))
+    # Measures that trec_eval sets to 0 on queries without a document at the
+    # level, though they read every positive grade (Rndcg).
+    gated = [r for r in found if r.metric.trec_eval_level_gate]
+    if gated:
+        at_level = np.concatenate([[0], np.cumsum(rows.y_true >= level)])
+        none_at_level = np.diff(at_level[rows.offsets]) == 0
+        for r in gated:
+            found[r] = np.where(none_at_level, 0.0, found[r])
+    values = {}
+    for c in columns:
+        if c.request is not None:
+            values[c.label] = found[c.request]
+        elif c.kind == "count":
+            values[c.label] = _counts(rows, level)[c.label]
+        elif c.kind == "relstring":
+            values[c.label] = _relstrings(rows, c.length)
+    return columns, rows.qids, values, rows
+
+
+def _counts(rows, level):
+    """trec_eval's per-query counts (num_ret, num_rel, num_rel_ret,
+    num_nonrel_judged_ret) of rows with marked judgments."""
+    lengths = np.diff(rows.offsets)
+    row = np.repeat(np.arange(lengths.shape[0]), lengths)
+    y, retrieved = rows.y_true, rows.y_score > -np.inf
+    relevant = y > level - 1
+
+    def count(mask):
+        return np.bincount(row, weights=mask, minlength=lengths.shape[0]).astype(
+            np.int64
+        )
+
+    return dict(
+        zip(
+            TREC_EVAL_COUNTS,
+            (
+                count(retrieved),
+                count(relevant),
+                count(relevant & retrieved),
+                count(~relevant & (y >= 0) & retrieved),
+            ),
+        )
+    )
+
+
+def _relstrings(rows, length):
+    """trec_eval's relstring: the grades of each query's first ``length``
+    retrieved documents in trec_eval's order (tied scores by docno
+    descending), one character each: the grade if 0-9, ``>`` above 9, ``-``
+    never judged, ``.`` pooled but not judged."""
+    y, s, offsets = rows.y_true, rows.y_score, rows.offsets
+    n = y.shape[0]
+    # Segments hold tied documents by docno ascending: reverse each run of
+    # equal scores of a query.
+    idx = np.arange(n)
+    row = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
+    start = np.ones(n, dtype=bool)
+    start[1:] = (row[1:] != row[:-1]) | (s[1:] != s[:-1])
+    end = np.ones(n, dtype=bool)
+    end[:-1] = start[1:]
+    first = np.maximum.accumulate(np.where(start, idx, 0))
+    last = np.minimum.accumulate(np.where(end, idx, n)[::-1])[::-1] if n else idx
+    grades = y[first + last - idx] if n else y
+    retrieved = np.bincount(row, weights=s > -np.inf, minlength=offsets.shape[0] - 1)
+    chars = {-1: "-", -2: "."}
+    out = []
+    for r in range(offsets.shape[0] - 1):
+        top = grades[offsets[r] : offsets[r] + min(max(length, 0), int(retrieved[r]))]
+        out.append(
+            "".join(
+                ">" if g > 9 else (str(int(g)) if g >= 0 else chars.get(int(g), "<"))
+                for g in top.tolist()
+            )
+        )
+    return np.array(out, dtype=object)
 
 
 def _paragraphs(*texts):
@@ -231,8 +392,9 @@ _EPILOG = _paragraphs(
     "the order given; "
     "a family or nickname prints trec_eval's names (P_5, ...).",
     "relevance: binary measures count a document as relevant when its grade "
-    "is at least LEVEL (-l); nDCG and DCG use every positive grade as gain, as "
-    "trec_eval does. Queries with no relevant document score 0.",
+    "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
+    "every positive grade as gain, as trec_eval does. Queries with no relevant "
+    "document score 0 (utility has its own value there, as in trec_eval).",
     "ties: '--ties trec_eval' (default) ranks documents of equal score by "
     "docno, descending, exactly as trec_eval does: the value then depends on "
     "the document names. '--ties average' gives the expected value over all "
@@ -302,6 +464,35 @@ def _parser():
     return parser
 
 
+def _line(column, qid, value):
+    """One line in trec_eval's layout (``meas_print_single.c``)."""
+    if column.kind == "relstring":
+        text = f"'{value}'"
+    elif column.kind == "count" or column.label == "num_q":
+        text = f"{int(value)}"
+    elif column.label == "runid":
+        text = value
+    else:
+        text = f"{value:6.4f}"
+    return f"{column.label:<22}\t{qid}\t{text}\n"
+
+
+def _summary(column, values, rows, args):
+    """The "all" value of a column, as trec_eval accumulates it."""
+    if column.label == "runid":
+        return rows.runid
+    if column.label == "num_q":
+        return len(rows.qids)
+    v = values[column.label]
+    if column.kind == "count":
+        if column.label == "num_rel" and args.complete_rel_info_wanted:
+            return int(np.count_nonzero(rows.y_true > 0))  # trec_eval's -c quirk
+        return int(v.sum())
+    if column.kind == "gm":
+        return engine.geometric_mean_of_rows(v, None)
+    return engine.mean_of_rows(v, None)
+
+
 def main(argv=None):
     """Run the command line; return the exit status.
 
@@ -348,14 +539,14 @@ def main(argv=None):
         measures = args.measure or ["official"]
         for text in measures:
             try:
-                parse_measure(text)
+                _parse(text)
             except ValueError as exc:
                 parser.error(str(exc))
     except SystemExit as exc:  # argparse's exit: usage error (2) or --help (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
         run = getattr(sys.stdin, "buffer", sys.stdin) if args.run == "-" else args.run
-        qids, values = evaluate(
+        columns, qids, values, rows = _evaluate(
             args.qrels,
             run,
             measures,
@@ -370,12 +561,15 @@ def main(argv=None):
     try:
         if args.query_eval_wanted:
             for i, qid in enumerate(qids):
-                for label, rows in values.items():
-                    out.write(f"{label:<22}\t{qid}\t{rows[i]:6.4f}\n")
+                for c in columns:
+                    if c.kind in ("gm", "summary"):
+                        continue
+                    out.write(_line(c, qid, values[c.label][i]))
         if not args.nosummary:
-            for label, rows in values.items():
-                mean = engine.mean_of_rows(rows, None)
-                out.write(f"{label:<22}\tall\t{mean:6.4f}\n")
+            for c in columns:
+                if c.kind == "relstring":
+                    continue
+                out.write(_line(c, "all", _summary(c, values, rows, args)))
         out.flush()
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as Unix tools do,

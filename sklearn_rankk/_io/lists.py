@@ -23,7 +23,7 @@ from collections.abc import Mapping
 import numpy as np
 
 
-def from_id_lists(relevant_items, ranked_items):
+def from_id_lists(relevant_items, ranked_items, *, mark_unjudged=False):
     """Score matrices from ranked id lists and relevant ids, one per query.
 
     Parameters
@@ -39,6 +39,15 @@ def from_id_lists(relevant_items, ranked_items):
         as ``relevant_items`` (a list of the same length, or a dict with the
         same keys). An id may appear once per list. An empty list is a query
         that returned nothing.
+    mark_unjudged : bool, default=False
+        Whether the ids of ``relevant_items`` are the *judged* ones, for the
+        measures that tell judged from unjudged items
+        (:func:`bpref_score`, :func:`inferred_average_precision_score`,
+        :func:`unjudged_fraction_at_k`): then a ranked id absent from them
+        has grade -1 (not judged), every judged id the list lacks is a column
+        (score ``-inf``), and padding has grade -1. ``False``: an absent id
+        has grade 0, like a judged non-relevant one. The other metrics give
+        the same values either way.
 
     Returns
     -------
@@ -93,17 +102,22 @@ def from_id_lists(relevant_items, ranked_items):
     >>> ndcg_at_k_score(y_true, y_score, k=2, average=None).round(4)
     array([0.7967, 1.    ])
     """
+    if not isinstance(mark_unjudged, (bool, np.bool_)):
+        raise TypeError(f"mark_unjudged must be True or False; got {mark_unjudged!r}.")
     all_grades, all_scores, lengths = [], [], []
     for key, relevant, ranked in _paired_queries(relevant_items, ranked_items):
         ids = _ranked_ids(ranked, f"ranked_items[{key!r}]")
-        grades = row_grades(ids, _relevance(relevant, f"relevant_items[{key!r}]"))
+        grades = row_grades(
+            ids, _relevance(relevant, f"relevant_items[{key!r}]"), mark_unjudged
+        )
         all_grades += grades
         all_scores += range(len(ids), 0, -1)
         all_scores += [-math.inf] * (len(grades) - len(ids))
         lengths.append(len(grades))
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    return to_matrices(all_grades, np.asarray(all_scores, dtype=np.float64), offsets)
+    scores = np.asarray(all_scores, dtype=np.float64)
+    return to_matrices(all_grades, scores, offsets, -1 if mark_unjudged else 0)
 
 
 # --------------------------------------------------------------------------
@@ -111,21 +125,29 @@ def from_id_lists(relevant_items, ranked_items):
 # --------------------------------------------------------------------------
 
 
-def row_grades(ids, grades):
+def row_grades(ids, grades, mark_unjudged=False):
     """Relevance of the columns of one row: ``ids`` (retrieved, in column
-    order), then the ids of positive grade that ``ids`` lacks."""
+    order), then the ids of positive grade that ``ids`` lacks (with
+    ``mark_unjudged``: of any grade, and -1 for retrieved ids not in
+    ``grades``)."""
     retrieved = set(ids)
+    if mark_unjudged:
+        return [grades.get(i, -1) for i in ids] + [
+            g for i, g in grades.items() if i not in retrieved
+        ]
     return [grades.get(i, 0) for i in ids] + [
         g for i, g in grades.items() if g > 0 and i not in retrieved
     ]
 
 
-def to_matrices(y_true, y_score, offsets):
+def to_matrices(y_true, y_score, offsets, pad_grade=0):
     """Flat segments -> padded ``(y_true, y_score)`` matrices.
 
     Row ``i`` holds entries ``offsets[i]:offsets[i + 1]``; every other cell
-    has score ``-inf`` and relevance 0. Relevance takes the smallest integer
-    dtype holding the grades, else float64.
+    has score ``-inf`` and relevance ``pad_grade`` (0; -1, "not judged", when
+    the judgments are marked, so that padding is no judged document).
+    Relevance takes the smallest integer dtype holding the grades, else
+    float64.
     """
     lengths = np.diff(offsets)
     n_rows = lengths.shape[0]
@@ -135,7 +157,9 @@ def to_matrices(y_true, y_score, offsets):
     col = np.arange(flat.shape[0]) - np.repeat(offsets[:-1], lengths)
     matrix_score = np.full((n_rows, width), -np.inf)
     matrix_score[row, col] = y_score
-    matrix_true = np.zeros((n_rows, width), dtype=flat.dtype)
+    if pad_grade < 0 and flat.dtype.kind == "u":
+        flat = flat.astype(np.int64)
+    matrix_true = np.full((n_rows, width), pad_grade, dtype=flat.dtype)
     matrix_true[row, col] = flat
     return matrix_true, matrix_score
 

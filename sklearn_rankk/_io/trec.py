@@ -336,13 +336,20 @@ class TrecRows:
     runid: str = ""
 
 
-def trec_rows(qrels, run, *, complete=False):
+#: Grades of documents without a judgment when ``mark_unjudged=True``:
+#: trec_eval's RELVALUE_NONPOOL (not in the qrels) and RELVALUE_UNJUDGED (in
+#: the qrels with a negative grade: pooled, not judged).
+NOT_POOLED, POOLED_UNJUDGED = -1, -2
+
+
+def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
     """Join a run with its judgments, one segment per query, never padded.
 
     Parameters are those of :func:`from_trec`; returns :class:`TrecRows`.
     """
-    if not isinstance(complete, (bool, np.bool_)):
-        raise TypeError(f"complete must be True or False; got {complete!r}.")
+    for name, value in (("complete", complete), ("mark_unjudged", mark_unjudged)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False; got {value!r}.")
     q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
     jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
     rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
@@ -374,7 +381,9 @@ def trec_rows(qrels, run, *, complete=False):
         np.searchsorted(sorted_key, run_key), max(sorted_key.shape[0] - 1, 0)
     )
     grade_type = jg.dtype if jg.dtype.kind == "f" else np.int64
-    run_grade = np.zeros(rq.shape[0], dtype=grade_type)
+    if mark_unjudged:  # negative qrels grades: pooled but not judged
+        jg = np.where(jg < 0, POOLED_UNJUDGED, jg).astype(grade_type)
+    run_grade = np.full(rq.shape[0], NOT_POOLED if mark_unjudged else 0, grade_type)
     # Which judged entries the run retrieved (keys are unique on both sides:
     # duplicates are errors), from the same lookup.
     retrieved_entry = np.zeros(jq.shape[0], dtype=bool)
@@ -382,8 +391,10 @@ def trec_rows(qrels, run, *, complete=False):
         hit = sorted_key[at] == run_key
         run_grade[hit] = jg[order[at[hit]]]
         retrieved_entry[order[at[hit]]] = True
-    # Judged documents of positive grade the run lacks: not retrieved.
-    lacking = (jg > 0) & (row_of[jq] >= 0) & ~retrieved_entry
+    # Judged documents of positive grade the run lacks (with
+    # mark_unjudged, of any judged grade): not retrieved.
+    lacking = ((jg >= 0) if mark_unjudged else (jg > 0)) & (row_of[jq] >= 0)
+    lacking &= ~retrieved_entry
     rows = np.concatenate([row_of[rq], row_of[jq[lacking]]])
     part = np.concatenate(
         [np.zeros(rq.shape[0], np.int8), np.ones(int(lacking.sum()), np.int8)]
@@ -400,7 +411,7 @@ def trec_rows(qrels, run, *, complete=False):
     return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
 
 
-def from_trec(qrels, run, *, complete=False):
+def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
     """Score matrices from TREC relevance judgments and a run.
 
     Parameters
@@ -416,6 +427,18 @@ def from_trec(qrels, run, *, complete=False):
         have judgments, as trec_eval evaluates them. ``True`` (trec_eval's
         ``-c``): every query of the qrels; one missing from the run is a row
         that retrieved nothing, so it scores 0 on every metric.
+    mark_unjudged : bool, default=False
+        Whether to tell judged documents from unjudged ones, for the measures
+        that need it (:func:`bpref_score`,
+        :func:`inferred_average_precision_score`,
+        :func:`unjudged_fraction_at_k`). ``False``: a retrieved document
+        absent from the qrels has grade 0, like a judged non-relevant one,
+        and judged documents of grade 0 or less that the run lacks are left
+        out. ``True``: as trec_eval sees them, a retrieved document absent
+        from the qrels has grade -1 (never pooled), a negative qrels grade
+        becomes -2 (pooled but not judged), and every judged document the
+        run lacks is a column (score ``-inf``). The other metrics give the
+        same values either way.
 
     Returns
     -------
@@ -479,6 +502,7 @@ def from_trec(qrels, run, *, complete=False):
     >>> precision_at_k_score(y_true, y_score, k=1, average=None)
     array([0.5, 0. ])
     """
-    rows = trec_rows(qrels, run, complete=complete)
-    y_true, y_score = to_matrices(rows.y_true, rows.y_score, rows.offsets)
+    rows = trec_rows(qrels, run, complete=complete, mark_unjudged=mark_unjudged)
+    pad = NOT_POOLED if mark_unjudged else 0
+    y_true, y_score = to_matrices(rows.y_true, rows.y_score, rows.offsets, pad)
     return y_true, y_score, rows.qids

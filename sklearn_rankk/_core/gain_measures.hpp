@@ -1,0 +1,285 @@
+/* trec_eval's gain measures (rbp, Rndcg, binG, ndcg_rel, G) and its set
+ * measure utility, exactly under ties. Included by kernel.hpp before
+ * process_row, whose switch calls gain_measure() for their formulas.
+ *
+ * Gains: an item's gain is its grade when it is relevant (y > threshold) and
+ * positive, else 0, as for DCG. The ideal ranking (sc.ideal_lin) holds the
+ * row's relevant grades, decreasing, over every item (retrieved or not).
+ *
+ * Every formula but rbp reads the whole retrieved ranking (k = K_NRET): no
+ * tie group straddles the cut there, so a group's members are ranks [a, b).
+ */
+#ifndef SKLEARN_RANKK_GAIN_MEASURES_HPP
+#define SKLEARN_RANKK_GAIN_MEASURES_HPP
+
+// How deep a formula reads the ideal ranking (n_rel: all of it).
+inline int64_t gain_ideal_depth(int32_t formula, int64_t n_rel) {
+    if (formula == RBP) return 1;  // its largest grade scales the gains
+    if (formula == RNDCG || formula == NDCG_REL || formula == G_GAIN) return n_rel;
+    return 0;
+}
+
+// Whether a formula reads the order of the ranks (they must be sorted).
+inline bool gain_reads_order(int32_t formula) {
+    return formula == RBP || formula == RNDCG || formula == BING || formula == NDCG_REL ||
+           formula == G_GAIN;
+}
+
+// The end of the tie group starting at rank a (ranks [a, end) share gstart).
+inline int64_t group_end(const RowView &v, int64_t a) {
+    int64_t b = a + 1;
+    while (b < v.K_eff && v.gstart[b] == v.gstart[a]) ++b;
+    return b;
+}
+
+inline double gain_of(double y, double t) { return (y > t && y > 0.0) ? y : 0.0; }
+
+// Positive ideal gains: their number and sum.
+inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
+    int64_t n = 0;
+    sum = 0.0;
+    while (n < K_ideal && sc.ideal_lin[n] > 0.0) sum += sc.ideal_lin[n++];
+    return n;
+}
+
+inline double hypergeom(double N, double K, double draws, double x) {
+    // P(x of the `draws` items drawn from N are among the K marked ones).
+    if (x < 0.0 || x > K || draws - x > N - K || x > draws) return 0.0;
+    return std::exp(lchoose(K, x) + lchoose(N - K, draws - x) - lchoose(N, draws));
+}
+
+/* G's expected terms for one tie group at ranks [a, a + n): the sum over its
+ * positive-gain members j of E[g_j / log2(2 + C(rank_j) - S0 - g_j - T_j)],
+ * where C is the ideal cost prefix, S0 the gains before the group and T_j the
+ * gains of the group members ranked above j: a uniformly random o-subset of
+ * the others, o uniform on 0..n-1.
+ *
+ * Exact recurrence: for each distinct gain v of the group, the distribution
+ * of the sum of a random subset of c of the other positive members (given c)
+ * is built one gain class at a time (hypergeometric split of c between the
+ * classes, equal sums merged); then c given o is hypergeometric (positive
+ * vs zero-gain others). Cost per group: O(L n P U), L distinct positive
+ * gains, n members, P positive ones, U distinct partial sums (at most 1 + the
+ * group's gain total for integer grades). */
+inline double g_group(const std::vector<double> &gains, int64_t a, const double *cost,
+                      double S0) {
+    const int64_t n = (int64_t)gains.size();
+    std::vector<std::pair<double, int64_t>> classes;  // (gain, multiplicity)
+    std::vector<double> pos;
+    for (double g : gains)
+        if (g > 0.0) pos.push_back(g);
+    std::sort(pos.begin(), pos.end());
+    for (double g : pos) {
+        if (!classes.empty() && classes.back().first == g) ++classes.back().second;
+        else classes.push_back({g, 1});
+    }
+    const int64_t P = (int64_t)pos.size(), z = n - P;
+    double total = 0.0;
+    using Dist = std::vector<std::vector<std::pair<double, double>>>;  // [c] -> (sum, prob)
+    for (size_t l = 0; l < classes.size(); ++l) {
+        const double v = classes[l].first;
+        // The sums of c of the other positive members, class by class.
+        Dist dist(1, {{0.0, 1.0}});
+        int64_t have = 0;
+        for (size_t q = 0; q < classes.size(); ++q) {
+            const int64_t cnt = classes[q].second - (q == l ? 1 : 0);
+            if (cnt == 0) continue;
+            const double w = classes[q].first;
+            Dist next((size_t)(have + cnt + 1));
+            for (int64_t c_old = 0; c_old <= have; ++c_old)
+                for (int64_t k = 0; k <= cnt; ++k) {
+                    const int64_t c = c_old + k;
+                    const double split = hypergeom((double)(have + cnt), (double)have,
+                                                   (double)c, (double)c_old);
+                    for (const auto &sp : dist[c_old])
+                        next[c].push_back({sp.first + (double)k * w, sp.second * split});
+                }
+            for (auto &vec : next) {  // merge equal sums
+                std::sort(vec.begin(), vec.end());
+                size_t out = 0;
+                for (size_t i = 0; i < vec.size(); ++i) {
+                    if (out > 0 && vec[out - 1].first == vec[i].first) vec[out - 1].second += vec[i].second;
+                    else vec[out++] = vec[i];
+                }
+                vec.resize(out);
+            }
+            dist.swap(next);
+            have += cnt;
+        }
+        // have == P - 1 positive others, z zero-gain others.
+        double acc = 0.0;
+        for (int64_t o = 0; o < n; ++o) {
+            const double Co = cost[a + o];
+            for (int64_t c = std::max<int64_t>(0, o - z); c <= std::min(o, have); ++c) {
+                const double hc = hypergeom((double)(n - 1), (double)have, (double)o, (double)c);
+                if (hc == 0.0) continue;
+                double inner = 0.0;
+                for (const auto &sp : dist[c])
+                    inner += sp.second / std::log2(2.0 + Co - S0 - v - sp.first);
+                acc += hc * inner;
+            }
+        }
+        total += (double)classes[l].second * v * acc / (double)n;
+    }
+    (void)P;
+    return total;
+}
+
+/* One request of a gain measure on one row: writes o[0] (o[0..c_end) for an
+ * rbp curve) and returns whether the row is empty for it. */
+inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ideal,
+                         int64_t n_ret, double t, bool curve, int64_t c_end, double *o) {
+    const int64_t K_eff = v.K_eff;
+    const double *eg = v.eg;
+    double ideal_sum = 0.0;
+    const int64_t n_pos = r.formula == RBP ? 0 : positive_ideal(sc, K_ideal, ideal_sum);
+    switch (r.formula) {
+    case RBP: {
+        // (1 - p) sum_i E[gain_i] p**(i-1), gains over the row's largest grade
+        // when it exceeds 1 (trec_eval rescales the query's gain table).
+        const double top = K_ideal > 0 ? sc.ideal_lin[0] : 0.0;
+        const double scale = top > 1.0 ? 1.0 / top : 1.0;
+        double w = 1.0 - r.p, sum = 0.0;
+        for (int64_t c = 0; c < c_end; ++c) {
+            if (c < K_eff) sum += eg[c] * w;
+            w *= r.p;
+            if (curve) o[c] = sum * scale;
+        }
+        if (!curve) o[0] = sum * scale;
+        return v.n_rel == 0;
+    }
+    case UTILITY: {
+        // tp a + fp b + fn c + tn d over the retrieved set (the row's items
+        // being the collection).
+        const double a = K_eff > 0 ? sc.ecum[K_eff - 1] : 0.0;
+        const double ret = (double)n_ret, rel = (double)v.n_rel;
+        o[0] = r.u_tp * a + r.u_fp * (ret - a) + r.u_fn * (rel - a) +
+               r.u_tn * ((double)v.m + a - ret - rel);
+        return false;  // defined on every row
+    }
+    case BING: {
+        // sum over relevant items of 1 / log2(2 + non-relevant items above),
+        // over |R|. In a group of n with r relevant, X non-relevant members
+        // above a relevant one are uniform on 0..n-r.
+        double total = 0.0, nonrel = 0.0;
+        for (int64_t a = 0; a < K_eff;) {
+            const int64_t b = group_end(v, a);
+            const double n = v.ng[a], rg = v.rg[a];
+            if (rg > 0.0) {
+                double s = 0.0;
+                for (double x = 0.0; x <= n - rg; x += 1.0) s += 1.0 / std::log2(2.0 + nonrel + x);
+                total += rg * s / (n - rg + 1.0);
+            }
+            nonrel += n - rg;
+            a = b;
+        }
+        o[0] = v.n_rel > 0 ? total / (double)v.n_rel : 0.0;
+        return v.n_rel == 0;
+    }
+    default:
+        break;
+    }
+    // nDCG-based and G: undefined without a positive ideal gain.
+    if (n_pos == 0) {
+        o[0] = 0.0;
+        return true;
+    }
+    const int64_t depth = std::max(K_eff, n_pos);
+    const double *disc = discounts(sc, 2.0, depth);
+    const double *ideal = sc.ideal_lin.data();
+    if (r.formula == RNDCG) {
+        // Mean of nDCG@b over the ends b of the ideal ranking's gain levels,
+        // and at the end of the ranking when it is at least 2 longer than
+        // the positive ideal (trec_eval's loop). Linear in E[gain] per rank.
+        double dcg = 0.0, idcg = 0.0, total = 0.0, count = 0.0;
+        for (int64_t c = 0; c < n_pos; ++c) {
+            if (c < K_eff) dcg += eg[c] * disc[c];
+            idcg += ideal[c] * disc[c];
+            if (c + 1 == n_pos || ideal[c + 1] != ideal[c]) {
+                total += dcg / idcg;
+                count += 1.0;
+            }
+        }
+        if (K_eff >= n_pos + 2) {
+            for (int64_t c = n_pos; c < K_eff; ++c) dcg += eg[c] * disc[c];
+            total += dcg / idcg;
+            count += 1.0;
+        }
+        o[0] = total / count;
+        return false;
+    }
+    if (r.formula == NDCG_REL) {
+        // sum over positive-gain items of DCG(its rank) / IDCG(its rank)
+        // (IDCG stops at the positive ideal), the unretrieved ones at the
+        // final DCG / IDCG, over the positive-gain items. Under ties
+        // E[pos_i g_j] is E[g_i] for j = i, (P/n) E[g_j] for j in an earlier
+        // group and S (P - 1) / (n (n - 1)) in the same group.
+        double dcg_before = 0.0, total = 0.0, idcg = 0.0, pos_ret = 0.0;
+        std::vector<double> idcg_at((size_t)depth);
+        for (int64_t c = 0; c < depth; ++c) {
+            if (c < n_pos) idcg += ideal[c] * disc[c];
+            idcg_at[c] = idcg;
+        }
+        for (int64_t a = 0; a < K_eff;) {
+            const int64_t b = group_end(v, a);
+            const double n = (double)(b - a);
+            double P = 0.0, S = 0.0;
+            for (int64_t p = a; p < b; ++p) {
+                const double g = gain_of(sc.grade[p], t);
+                if (g > 0.0) {
+                    P += 1.0;
+                    S += g;
+                }
+            }
+            const double same = n > 1.0 ? S * (P - 1.0) / (n * (n - 1.0)) : 0.0;
+            double disc_in = 0.0, dcg_group = 0.0;
+            for (int64_t p = a; p < b; ++p) {
+                const double term = eg[p] * disc[p] + P / n * dcg_before + same * disc_in;
+                total += term / idcg_at[p];
+                disc_in += disc[p];
+                dcg_group += eg[p] * disc[p];
+            }
+            dcg_before += dcg_group;
+            pos_ret += P;
+            a = b;
+        }
+        total += ((double)n_pos - pos_ret) * dcg_before / idcg;
+        o[0] = total > 0.0 ? total / (double)n_pos : 0.0;
+        return false;
+    }
+    // G: sum over items of gain g != 0 of g / log2(2 + C(i) - S(i)), C(i) the
+    // sum over ranks <= i of max(ideal gain, 1), S(i) the gains of ranks
+    // <= i; over the ideal gains' total.
+    std::vector<double> cost((size_t)std::max<int64_t>(K_eff, 1));
+    double cum = 0.0;
+    for (int64_t c = 0; c < K_eff; ++c) {
+        cum += std::max(c < n_pos ? ideal[c] : 0.0, 1.0);
+        cost[c] = cum;
+    }
+    double total = 0.0, S0 = 0.0;
+    std::vector<double> gains;
+    for (int64_t a = 0; a < K_eff;) {
+        const int64_t b = group_end(v, a);
+        gains.clear();
+        double sum = 0.0;
+        for (int64_t p = a; p < b; ++p) {
+            gains.push_back(gain_of(sc.grade[p], t));
+            sum += gains.back();
+        }
+        int64_t n_positive = 0;
+        for (double g : gains) n_positive += g > 0.0;
+        if (n_positive == 1) {  // one positive member (or no tie): no other gain above it
+            double mean = 0.0;
+            for (int64_t p = a; p < b; ++p) mean += 1.0 / std::log2(2.0 + cost[p] - S0 - sum);
+            total += sum * mean / (double)(b - a);
+        } else if (n_positive > 1) {
+            total += g_group(gains, a, cost.data(), S0);
+        }
+        S0 += sum;
+        a = b;
+    }
+    o[0] = total / ideal_sum;
+    return false;
+}
+
+#endif
