@@ -536,6 +536,7 @@ default=None
         gain="linear",
         log_base=2,
         beta=1.0,
+        max_grade=4,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -586,6 +587,9 @@ or array-like of shape (n_samples,)
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
         beta : float, default=1.0
             Weight of recall, for ``kind="fbeta"``.
+        max_grade : float or None, default=4
+            The top of the grade scale, for ``kind="err"`` (None: each
+            row's largest grade), as in :func:`err_at_k_score`.
         name : str, default=None
             Name of the curve in the legend; None shows the values alone.
         ax : matplotlib Axes, default=None
@@ -632,7 +636,7 @@ or array-like of shape (n_samples,)
         """
         _check_matplotlib_support(f"{cls.__name__}.from_predictions")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base, beta
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
         )
         # One segment per query with qid, once for both curves.
         y_true, y_score, sample_weight, offsets, width = _grouped(
@@ -681,6 +685,7 @@ or array-like of shape (n_samples,)
         gain="linear",
         log_base=2,
         beta=1.0,
+        max_grade=4,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -731,6 +736,9 @@ default=("decision_function", "predict_proba", "predict")
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
         beta : float, default=1.0
             Weight of recall, for ``kind="fbeta"``.
+        max_grade : float or None, default=4
+            The top of the grade scale, for ``kind="err"`` (None: each
+            row's largest grade), as in :func:`err_at_k_score`.
         name : str, default=None
             Name in the legend; None uses the estimator's class name.
         ax : matplotlib Axes, default=None
@@ -780,7 +788,9 @@ default=("decision_function", "predict_proba", "predict")
         >>> plt.close("all")
         """
         _check_matplotlib_support(f"{cls.__name__}.from_estimator")
-        _check_options(kind, k_max, zero_division, denominator, gain, log_base, beta)
+        _check_options(
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+        )
         check_response_method(response_method)
         y_true, y_score, labels = _estimator_scores(
             estimator, X, y, qid, response_method
@@ -800,6 +810,7 @@ default=("decision_function", "predict_proba", "predict")
             gain=gain,
             log_base=log_base,
             beta=beta,
+            max_grade=max_grade,
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
             curve_kwargs=curve_kwargs,
@@ -827,6 +838,7 @@ default=("decision_function", "predict_proba", "predict")
         gain="linear",
         log_base=2,
         beta=1.0,
+        max_grade=4,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -876,6 +888,9 @@ default=("decision_function", "predict_proba", "predict")
             Base of the DCG discount, for ``kind="dcg"`` or ``"ndcg"``.
         beta : float, default=1.0
             Weight of recall, for ``kind="fbeta"``.
+        max_grade : float or None, default=4
+            The top of the grade scale, for ``kind="err"`` (None: each
+            row's largest grade), as in :func:`err_at_k_score`.
         name : str or list of str, default=None
             Name in the legend; None uses the estimator's class name. A list
             names each fold (with ``curve_kwargs`` a list).
@@ -921,7 +936,7 @@ array([0.816, 0.895, 0.922])]
         """
         _check_matplotlib_support(f"{cls.__name__}.from_cv_results")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base, beta
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
         )
         check_response_method(response_method)
         estimators, tests = _check_cv_results(cv_results, X, y, sample_weight, qid)
@@ -973,11 +988,19 @@ array([0.816, 0.895, 0.922])]
         )
 
 
-def _check_options(kind, k_max, zero_division, denominator, gain, log_base, beta):
+def _check_options(
+    kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+):
     kind = _check_kind(kind)
     params = _check_metric_params(
         kind,
-        {"denominator": denominator, "gain": gain, "log_base": log_base, "beta": beta},
+        {
+            "denominator": denominator,
+            "gain": gain,
+            "log_base": log_base,
+            "beta": beta,
+            "max_grade": max_grade,
+        },
     )
     k_max = check_k(k_max, allow_none=True, metric="", name="k_max")
     return kind, k_max, check_zero_division(zero_division), params

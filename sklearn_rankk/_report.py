@@ -256,7 +256,10 @@ class RankingReport:
         counts = self.n_averaged or {}
         if all(n == self.n_samples for n in counts.values()):
             return []
-        left_out = "zero_division=nan leaves out samples with no relevant item"
+        when = sorted(
+            {METRICS[name.partition("@")[0]].undefined_when for name in counts}
+        )
+        left_out = f"zero_division=nan leaves out samples with {' or '.join(when)}"
         if len(set(counts.values())) == 1:
             (n,) = set(counts.values())
             return [f"Means over {n} of {self.n_samples} samples ({left_out})"]
@@ -298,6 +301,7 @@ def ranking_report(
     gain="linear",
     log_base=2,
     beta=1.0,
+    max_grade=4,
 ):
     """Every requested metric at every requested cut-off, from one pass.
 
@@ -347,6 +351,9 @@ array-like of shape (n_samples,)
         Base of the logarithm of the DCG discount.
     beta : float, default=1.0
         Weight of recall in F-beta, as in :func:`fbeta_at_k_score`.
+    max_grade : float or None, default=4
+        The top of the grade scale of ERR, as in :func:`err_at_k_score`
+        (None: each row's largest grade).
 
     Returns
     -------
@@ -404,6 +411,7 @@ array-like of shape (n_samples,)
         "gain": gain,
         "log_base": log_base,
         "beta": beta,
+        "max_grade": max_grade,
     }
     wanted = {
         name: value

@@ -50,7 +50,10 @@ def get_scorer_names():
     """The forms of scorer names that :func:`get_scorer` accepts.
 
     ``<metric>@<k>`` takes any positive integer k; a metric name alone means
-    the whole ranking (k=None) and exists for the metrics that allow it.
+    the whole ranking (k=None) and exists for the metrics that allow it. A
+    loss (lower is better: fall-out) has the ``neg_`` prefix, as in
+    scikit-learn: its scorer gives the negated value, which model selection
+    maximises.
 
     Returns
     -------
@@ -65,7 +68,7 @@ def get_scorer_names():
     >>> "r_precision" in get_scorer_names()
     True
     """
-    return scorer_name_forms()
+    return scorer_name_forms(signed=True)
 
 
 class RankingScorer:
@@ -206,7 +209,9 @@ class RankingScorer:
     def requests(self):
         """The engine requests of the scorer's metrics, in order."""
         return [
-            engine.make_request(METRICS[metric], k, params)
+            engine.make_request(
+                METRICS[metric], k, params, negate=not METRICS[metric].greater_is_better
+            )
             for _, metric, k, params in self.metrics
         ]
 
@@ -303,7 +308,9 @@ def get_scorer(scoring, *, response_method=DEFAULT_RESPONSE_METHOD, **kwargs):
     scoring : str, list of str or RankingScorer
         ``"<metric>@<k>"`` (precision, recall, f1, hit, mrr, map, dcg, ndcg;
         any positive k), ``"r_precision"``, or ``"mrr"``, ``"map"``,
-        ``"dcg"``, ``"ndcg"`` alone for the whole ranking. A list gives one
+        ``"dcg"``, ``"ndcg"`` alone for the whole ranking; a loss with
+        ``neg_``, e.g. ``"neg_fall_out@10"``, for its negated value (see
+        :func:`get_scorer_names`). A list gives one
         scorer returning a dict keyed by the names as given, computed from a
         single top-k pass over the largest k; use it as ``scoring=`` and
         ``refit="<name>"``. A RankingScorer is returned unchanged.
@@ -343,7 +350,7 @@ default=("decision_function", "predict_proba", "predict")
         )
     if len(set(names)) != len(names):
         raise ValueError(f"Duplicate scorer names in {list(names)}.")
-    requests = engine.requests_for_names(names, metric_params)
+    requests = engine.requests_for_names(names, metric_params, scorer=True)
     entries = [_entry(name, r) for name, r in zip(names, requests)]
     shown = repr(scoring if isinstance(scoring, str) else list(scoring))
     if response_method != DEFAULT_RESPONSE_METHOD:
@@ -418,7 +425,7 @@ default=("decision_function", "predict_proba", "predict")
     if response_method != DEFAULT_RESPONSE_METHOD:
         shown = {"response_method": response_method, **shown}
     return RankingScorer(
-        [_entry(metric.scorer_name(request.k), request)],
+        [_entry(metric.scorer_prefix + metric.scorer_name(request.k), request)],
         response_method=response_method,
         rebuild=f"make_ranking_scorer({metric.function_name}{_format_kwargs(shown)})",
         **common,

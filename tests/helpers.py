@@ -284,6 +284,32 @@ def o_eleven_point(ranking, row, k, params):
     return math.fsum(values) / len(values)
 
 
+def o_err(ranking, row, k, params):
+    """Chapelle et al.'s cascade, straight from the definition."""
+    relevant = [g for g, r in zip(row.grades, row.rel) if r]
+    g_max = params["max_grade"]
+    if g_max is None:
+        g_max = max(relevant, default=0)
+    stop = [
+        (2.0**g - 1.0) / 2.0**g_max if r and g > 0 else 0.0
+        for g, r in zip(row.grades, row.rel)
+    ]
+    value, reach = 0.0, 1.0
+    for i, j in enumerate(_top(ranking, k), start=1):
+        value += reach * stop[j] / i
+        reach *= 1.0 - stop[j]
+    return value
+
+
+def o_fall_out(ranking, row, k, params):
+    """Judged non-relevant items (0 <= grade <= threshold) in the top k over
+    those of the row; None without any."""
+    judged = [0 <= g <= row.threshold for g in row.grades]
+    if not any(judged):
+        return None
+    return sum(judged[j] for j in _top(ranking, k)) / sum(judged)
+
+
 # trec_eval's gain measures and utility: tests/trec_eval_reference.py (a port
 # of trec_eval's C measures, independent of the package) on one ranking. The
 # package's gain is the grade of a relevant item (grade > threshold), so an
@@ -366,6 +392,8 @@ ORACLES = {
     "utility": o_utility,
     "ndcg_rel": o_ndcg_rel,
     "normalized_gain": o_normalized_gain,
+    "err": o_err,
+    "fall_out": o_fall_out,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -389,7 +417,22 @@ ORACLE_UNDEFINED = {
     "binary_g",
     "ndcg_rel",
     "normalized_gain",
+    "fall_out",
 }
+
+#: Metrics undefined on the rows with no non-relevant item (0 <= grade <=
+#: threshold) instead of the rows with no relevant item.
+NO_NON_RELEVANT = {"fall_out"}
+
+
+def empty_rows(metric, y_true, threshold=0):
+    """The rows where ``zero_division`` applies to ``metric`` (None: the rows
+    with no relevant item)."""
+    y = np.asarray(y_true)
+    if metric in NO_NON_RELEVANT:
+        return ~np.any((y >= 0) & (y <= threshold), axis=1)
+    return ~np.any(y > threshold, axis=1)
+
 
 #: Metrics defined on rows with no relevant item (zero_division never applies).
 ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "never"}
@@ -406,6 +449,7 @@ PARAM_VALUES = {
         (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
         (0.25, 0.6),
     ),
+    "max_grade": (None, 3, 6.5),
     "p": (0.9, 0.5),
     "tp_weight": (1.0, 2.0),
     "fp_weight": (-1.0, 0.5),
@@ -420,6 +464,7 @@ DEFAULT_PARAMS = {
     "multiple": 1.0,
     "recall_level": 0.0,
     "recall_levels": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    "max_grade": 4,
     "p": 0.9,
     "tp_weight": 1.0,
     "fp_weight": -1.0,
@@ -433,6 +478,7 @@ class _Row:
 
     def __init__(self, grades, threshold, gain):
         self.grades = grades
+        self.threshold = threshold
         self.rel = [g > threshold for g in grades]
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
@@ -464,10 +510,11 @@ def fill_undefined(values, zero_division, y_true=None, threshold=0, metric=None)
     """Oracle values with ``zero_division`` in the undefined rows (None) and,
     given ``y_true``, in every row with no relevant item (where precision,
     hit, MRR and DCG are 0 by definition, and zero_division=1.0 or nan still
-    applies), unless ``metric`` is defined there whatever the policy."""
+    applies), for fall-out (``metric``) in every row with no non-relevant
+    item, unless ``metric`` is defined there whatever the policy."""
     empty = [False] * len(values)
     if y_true is not None and metric not in ALWAYS_DEFINED:
-        empty = (~np.any(np.asarray(y_true) > threshold, axis=1)).tolist()
+        empty = empty_rows(metric, y_true, threshold).tolist()
     return np.array(
         [zero_division if v is None or e else v for v, e in zip(values, empty)],
         dtype=np.float64,

@@ -773,6 +773,86 @@ FORMULAS = {
 }
 
 
+def _tie_groups(scores, ignore_ties):
+    """The finite items of a row in rank order, as tie groups (lists of
+    columns; one column each with ``ignore_ties``)."""
+    m = scores.shape[0]
+    key = -np.arange(m) if ignore_ties else np.arange(m)
+    order = [j for j in np.lexsort((key, -scores)) if scores[j] > -np.inf]
+    if ignore_ties:
+        return [[j] for j in order]
+    groups = []
+    for j in order:
+        if groups and scores[groups[-1][0]] == scores[j]:
+            groups[-1].append(j)
+        else:
+            groups.append([j])
+    return groups
+
+
+def err(y_true, y_score, cut, params, threshold, ignore_ties):
+    """ERR by the leave-one-out elementary symmetric polynomials: the member
+    at offset o of a group of n is x with probability 1/n, after a uniform
+    o-subset of the other n - 1, whose mean product of (1 - R) is
+    e_o(others) / C(n - 1, o) (polynomial products, not the kernel's
+    recurrence)."""
+    from scipy.special import comb
+
+    y = np.asarray(y_true, dtype=np.float64)
+    s = np.asarray(y_score, dtype=np.float64)
+    relevant = y > threshold
+    values = np.zeros(y.shape[0])
+    for i in range(y.shape[0]):
+        g_max = params.get("max_grade", 4)
+        if g_max is None:
+            g_max = y[i][relevant[i]].max() if relevant[i].any() else 0.0
+        gains = (np.exp2(y[i]) - 1) / np.exp2(g_max)
+        stop = np.where(relevant[i] & (y[i] > 0), gains, 0)
+        a, reach, total = 0, 1.0, 0.0
+        for group in _tie_groups(s[i], ignore_ties):
+            if a >= cut[i]:
+                break
+            r = stop[group]
+            n = len(r)
+            lim = min(n, cut[i] - a)
+            term = np.zeros(lim)
+            for level in np.unique(r[r > 0]):
+                others = list(r)
+                others.remove(level)
+                poly = np.ones(1)
+                for v in others:
+                    poly = np.convolve(poly, [1.0, 1.0 - v])
+                mean = poly[:lim] / comb(n - 1, np.arange(lim))
+                term += np.count_nonzero(r == level) * level * mean / n
+            total += reach * np.sum(term / (a + 1 + np.arange(lim)))
+            reach *= np.prod(1.0 - r)
+            a += n
+        values[i] = total
+    return values, ~relevant.any(axis=1)
+
+
+def fall_out(y_true, y_score, cut, params, threshold, ignore_ties):
+    """Judged non-relevant items (0 <= y <= threshold) in the top cut over
+    those of the row: each tie group contributes its share of them for the
+    fraction of its members inside the cut."""
+    y = np.asarray(y_true, dtype=np.float64)
+    s = np.asarray(y_score, dtype=np.float64)
+    judged = (y >= 0) & (y <= threshold)
+    found = np.zeros(y.shape[0])
+    for i in range(y.shape[0]):
+        a = 0
+        for group in _tie_groups(s[i], ignore_ties):
+            inside = min(len(group), max(0, cut[i] - a))
+            found[i] += np.count_nonzero(judged[i, group]) * inside / len(group)
+            a += len(group)
+    total = judged.sum(axis=1)
+    return safe_div(found, total), total == 0
+
+
+#: Formulas read from the inputs themselves, not from ``reference_ranked``.
+RAW_FORMULAS = {"err": err, "fall_out": fall_out}
+
+
 def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, threshold):
     """Per-row values and empty rows of one metric, by the numpy engine."""
     info = METRICS[metric]
@@ -791,6 +871,10 @@ def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, thresho
     else:  # the retrieved items: scores above -inf
         cut = np.count_nonzero(np.asarray(y_score) > -np.inf, axis=1)
         nominal = cut
+    if metric in RAW_FORMULAS:
+        return RAW_FORMULAS[metric](
+            y_true, y_score, cut, params, threshold, ignore_ties
+        )
     K = int(max(1, cut.max()))
     ranked = reference_ranked(
         y_true, y_score, K, threshold=threshold, ignore_ties=ignore_ties

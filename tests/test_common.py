@@ -23,10 +23,12 @@ from helpers import (
     ATOL,
     FUNCS,
     NEG_INF,
+    NO_NON_RELEVANT,
     ORACLE_UNDEFINED,
     ORACLES,
     RTOL,
     configurations,
+    empty_rows,
     fill_undefined,
     oracle,
     oracle_row,
@@ -161,6 +163,31 @@ def test_bounds(name, ignore_ties):
                 assert np.all(rows <= high + 1e-12)
 
 
+LOSSES = [n for n in ALL if not METRICS[n].greater_is_better]
+
+
+@pytest.mark.parametrize("name", LOSSES)
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_perfect_ranking_scores_the_best_loss(name, k):
+    # A loss is at its best, 0, when the top k holds only relevant items, and
+    # at its worst, 1, when every non-relevant item comes first and k covers
+    # them; its scorer, "neg_...", then gives -0 and -1: model selection
+    # maximises it toward the perfect ranking.
+    y_true, _ = data(5, neg_inf=False)
+    y_true = y_true[(y_true > 0).sum(axis=1) >= k]  # rows with >= k relevant items
+    y_true = y_true[(y_true == 0).any(axis=1)]  # and a non-relevant one
+    assert y_true.shape[0] >= 5
+    noise = np.random.default_rng(5).random(y_true.shape) * 0.5
+    perfect, worst = (y_true > 0) + noise, (y_true == 0) + noise
+    assert call(name, y_true, perfect, k=k) == 0.0
+    n_nonrel = (y_true == 0).sum(axis=1)
+    worst_rows = call(name, y_true, worst, k=k, average=None)
+    np.testing.assert_allclose(worst_rows[n_nonrel <= k], 1.0)
+    scorer = sklearn_rankk.get_scorer(f"neg_{name}@{k}")
+    assert scorer._score(y_true, perfect) == 0.0
+    assert scorer._score(y_true, perfect) > scorer._score(y_true, worst)
+
+
 @pytest.mark.parametrize("name", [n for n in ALL if METRICS[n].perfect_is_one])
 @pytest.mark.parametrize("k", [1, 2, 5, 50])
 def test_perfect_ranking_scores_one(name, k):
@@ -230,6 +257,8 @@ def test_ignore_ties_is_exact_on_tie_free_scores(name):
 @pytest.mark.parametrize("name", ALL)
 def test_zero_division(name):
     y_true = np.array([[0, 0, 0], [1, 0, 0]])
+    if name in NO_NON_RELEVANT:  # undefined where every item is relevant
+        y_true = 1 - y_true
     y_score = np.array([[0.3, 0.2, 0.1], [0.1, 0.2, 0.3]])
     info = METRICS[name]
     kw = {"k": 2} if info.needs_k else {}
@@ -282,6 +311,8 @@ def test_not_retrieved_items_sit_at_no_rank(name):
     # A relevant item scored -inf is never placed, even when the row has fewer
     # than k finite scores, but it still counts as relevant.
     y_true = np.array([[1, 0, 1]])
+    if name in NO_NON_RELEVANT:  # non-relevant items unretrieved, but counted
+        y_true = 1 - y_true
     if METRICS[name].reads_judgments and METRICS[name].empty_rows == "never":
         # the unjudged fraction: unjudged items alike
         y_true = np.array([[-1, 0, -1]])
@@ -336,7 +367,7 @@ def test_matches_bruteforce_oracle(metric, seed):
         # zero_division decides the rows with no relevant item, for every
         # metric; those are the rows where the oracle finds the metric
         # undefined, or where it is 0 by definition.
-        empty = ~np.any(y_true > threshold, axis=1)
+        empty = empty_rows(metric, y_true, threshold)
         if METRICS[metric].empty_rows == "never":  # a value on every row
             empty[:] = False
         if metric in ORACLE_UNDEFINED:
@@ -397,6 +428,8 @@ def test_warn_matches_zero(metric):
     y_true, y_score, _ = random_case(7)
     k, params = configurations(metric)[-1]
     assert not y_true[0].any()
+    if metric in NO_NON_RELEVANT:  # a row with no non-relevant item
+        y_true[0] = 1
     kwargs = dict(average=None, relevance_threshold=0)
     want = call_with(metric, y_true, y_score, k, params, zero_division=0.0, **kwargs)
     with warnings.catch_warnings(record=True) as record:
@@ -410,7 +443,7 @@ def test_warn_matches_zero(metric):
 
     # No undefined row: no warning at all.
     y_true_all = y_true.copy()
-    y_true_all[:, 0] = 3
+    y_true_all[:, 0] = 0 if metric in NO_NON_RELEVANT else 3
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         call_with(metric, y_true_all, y_score, k, params, **kwargs)

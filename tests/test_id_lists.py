@@ -204,6 +204,7 @@ def brute_force(relevant, ranked, k):
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
         "interpolated_precision": _iprec(grades, ranked, 0.0),
         "eleven_point_precision": sum(_iprec(grades, ranked, x) for x in LEVELS) / 11,
+        "err": _err(rel),
         **_gain_measures(grades, ranked, k),
     }
 
@@ -241,6 +242,16 @@ def _iprec(grades, ranked, level):
     return max((i / r for i, r in enumerate(ranks, 1) if i >= max(c, 1)), default=0.0)
 
 
+def _err(grades_in_order, g_max=4):
+    """Chapelle et al.'s cascade over the ranked grades (max_grade=4)."""
+    value, reach = 0.0, 1.0
+    for r, g in enumerate(grades_in_order, start=1):
+        stop = (2.0**g - 1) / 2.0**g_max if g > 0 else 0.0
+        value += reach * stop / r
+        reach *= 1 - stop
+    return value
+
+
 def _set_measures(grades, ranked):
     """trec_eval's set_* measures: the ranked list is the retrieved set."""
     n_ret = len(ranked)
@@ -257,7 +268,8 @@ def _set_measures(grades, ranked):
     }
 
 
-# The measures that read judgments need mark_unjudged=True: tests/test_judged.py.
+# The measures that read judgments need mark_unjudged=True: tests/test_judged.py
+# (and test_fall_out_needs_mark_unjudged below).
 FUNCTIONS = {n: f for n, f in FUNCS.items() if not METRICS[n].reads_judgments}
 
 
@@ -421,3 +433,20 @@ def test_empty_everything():
     y_true, y_score = from_id_lists([set(), set()], [[], []])
     assert y_true.shape == (2, 1) and np.isneginf(y_score).all()
     assert precision_at_k_score(y_true, y_score, k=3) == 0.0
+
+
+def test_fall_out_needs_mark_unjudged():
+    """Fall-out counts the judged non-relevant items. Without
+    mark_unjudged, an id absent from the judgments and the padding have
+    grade 0 and count as non-relevant; with it, they are not judged."""
+    relevant, ranked = [{"a"}, {"x"}], [["a", "b"], ["y", "z", "w"]]
+    y_true, y_score = from_id_lists(relevant, ranked)
+    rows = FUNCS["fall_out"](y_true, y_score, k=2, average=None)
+    # Row 1: "a", "b"; "b" and two padding items are non-relevant. Row 2:
+    # "y", "z", two of its 3 non-relevant items ("x", relevant, is unranked).
+    np.testing.assert_array_equal(rows, [1 / 3, 2 / 3])
+    # Judgments {"a": 1, "b": 0}, {"x": 1, "y": 0, "w": 0}: only they count.
+    judged = [{"a": 1, "b": 0}, {"x": 1, "y": 0, "w": 0}]
+    y_true, y_score = from_id_lists(judged, ranked, mark_unjudged=True)
+    rows = FUNCS["fall_out"](y_true, y_score, k=2, average=None)
+    np.testing.assert_array_equal(rows, [1.0, 1 / 2])

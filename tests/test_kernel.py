@@ -101,6 +101,8 @@ def configurations(metric):
         params = [{"denominator": d} for d in ("relevant", "min", "retrieved")]
     if "gain" in info.param_names:
         params = [{"gain": "linear"}, {"gain": "exponential", "log_base": 10}]
+    if "max_grade" in info.param_names:
+        params = [{}, {"max_grade": None}]
     if "p" in info.param_names:
         params = [{"p": 0.9}, {"p": 0.6}]
     if "tp_weight" in info.param_names:
@@ -158,7 +160,8 @@ def test_every_relevance_layout_and_thread_count(layout, threads, monkeypatch):
     if layout in ("bool",):
         y = y > 0
     names = ["precision@5", "recall@40", "hit@3", "mrr", "map@50", "ndcg@20"]
-    names += ["ndcg", "dcg@7", "f1@9", "r_precision"]
+    names += ["ndcg", "dcg@7", "f1@9", "r_precision", "err@20", "err"]
+    names += ["neg_fall_out@30", "neg_fall_out"]  # scorers of a loss: neg_
     from sklearn_rankk import get_scorer
     from sklearn_rankk._core import engine
 

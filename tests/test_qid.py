@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
-from helpers import FUNCS, configurations, oracle_row, row_values
+from helpers import FUNCS, NO_NON_RELEVANT, configurations, oracle_row, row_values
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import ndcg_score
@@ -40,7 +40,8 @@ pytestmark = pytest.mark.filterwarnings(
 
 def to_matrix(y_true, y_score, qid):
     """Groups as rows, in order of first appearance, padded with -inf (and
-    grade -1: padding is no judged document, for bpref's judged count)."""
+    grade -1: padding is no judged document, for bpref's judged count and
+    fall-out's non-relevant items)."""
     groups = {}
     for t, s, q in zip(y_true, y_score, qid):
         groups.setdefault(q, []).append((t, s))
@@ -115,10 +116,14 @@ def test_flat_matches_oracle_on_ragged_lists(seed):
                 for s, t in groups.values()
             ]
             # zero_division=nan: rows with no relevant item left out, for
-            # every metric.
+            # every metric but utility (defined everywhere) and fall-out (None
+            # on its rows with no non-relevant item).
             defined = METRICS[metric].empty_rows == "never"  # utility
             expected = [
-                np.nan if v is None or not (defined or any(g > 0 for g in t)) else v
+                np.nan
+                if v is None
+                or not (defined or metric in NO_NON_RELEVANT or any(g > 0 for g in t))
+                else v
                 for v, (_, t) in zip(expected, groups.values())
             ]
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)

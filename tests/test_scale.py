@@ -227,6 +227,7 @@ def _splits(n, rng):
 def _names():
     names = []
     for name, info in METRICS.items():
+        name = info.scorer_prefix + name  # a loss's scorer: "neg_..."
         if not info.needs_k:
             names.append(name)
             continue
@@ -237,7 +238,10 @@ def _names():
 
 
 def _one_shot(name, y_true, y_score, sample_weight, options):
-    """The public metric function on all the rows at once."""
+    """The public metric function on all the rows at once (negated for the
+    scorer of a loss)."""
+    if name.startswith("neg_"):
+        return -_one_shot(name[4:], y_true, y_score, sample_weight, options)
     metric, _, k = name.partition("@")
     kwargs = {
         key: value

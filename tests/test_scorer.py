@@ -147,9 +147,14 @@ def _digits(n=600):
 @pytest.mark.parametrize("k", [1, 3, 8, 25])
 def test_every_metric_at_k_name(metric, k):
     y_true, y_score = _graded()
-    scorer = get_scorer(f"{metric}@{k}")
+    # A loss's scorer is "neg_<name>@<k>", the negated value.
+    loss = not METRICS[metric].greater_is_better
+    # zero_division=0.0, as "warn" without the warning (fall-out is undefined
+    # on the rows where every item is relevant).
+    scorer = get_scorer(f"{'neg_' if loss else ''}{metric}@{k}", zero_division=0.0)
     assert isinstance(scorer, RankingScorer)
-    expected = FUNCS[metric](y_true, y_score, k=k)
+    expected = FUNCS[metric](y_true, y_score, k=k, zero_division=0.0)
+    expected *= -1 if loss else 1
     assert scorer(_Scores(), y_score, y_true) == pytest.approx(expected, rel=1e-12)
 
 
@@ -169,7 +174,8 @@ def test_r_precision_name():
 def test_get_scorer_names_lists_the_forms():
     names = get_scorer_names()
     for metric in FUNCS:
-        assert f"{metric}@<k>" in names
+        prefix = "" if METRICS[metric].greater_is_better else "neg_"
+        assert f"{prefix}{metric}@<k>" in names
     for metric in K_NONE_OK:
         assert metric in names
     assert "r_precision" in names

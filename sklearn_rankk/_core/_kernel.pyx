@@ -42,6 +42,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         double u_fp
         double u_fn
         double u_tn
+        double max_grade
 
     cdef struct Plan:
         const Request* req
@@ -111,8 +112,8 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
-IPREC = 20
-ELEVEN_PT = 21
+IPREC = 30
+ELEVEN_PT = 31
 # Measures that read judgments (negative grades: not judged).
 BPREF = 60
 INFERRED_AP = 61
@@ -126,6 +127,9 @@ UTILITY = 43
 NDCG_REL = 44
 G_GAIN = 45
 _READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
+# Peers' measures, numbered apart from trec_eval's.
+ERR = 20
+FALL_OUT = 21
 # Request.k codes.
 K_WHOLE = 0
 K_NREL = -1
@@ -190,6 +194,7 @@ cdef vector[Request] _requests(requests) except *:
         r.u_fp = row["u_fp"]
         r.u_fn = row["u_fn"]
         r.u_tn = row["u_tn"]
+        r.max_grade = row["max_grade"]
         out.push_back(r)
     return out
 
@@ -373,6 +378,7 @@ REQUEST_DTYPE = np.dtype([
     ("u_fp", np.float64),
     ("u_fn", np.float64),
     ("u_tn", np.float64),
+    ("max_grade", np.float64),
 ])
 
 

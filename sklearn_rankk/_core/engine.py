@@ -38,6 +38,7 @@ from .validation import (
     check_exponential_gain,
     check_inputs,
     check_k,
+    check_max_grade,
     check_option,
     check_real,
     check_sample_weight,
@@ -67,12 +68,16 @@ class Request:
         The metric's own parameters, validated, every one present.
     curve : bool
         Whether the request is for the value at every cut-off ``1 .. k``.
+    negate : bool
+        Whether its values are negated (a scorer of a loss, ``"neg_..."``):
+        :func:`with_undefined` negates them, after ``zero_division``.
     """
 
     metric: object
     k: int | None
     params: tuple = ()
     curve: bool = False
+    negate: bool = False
 
     @property
     def options(self):
@@ -81,9 +86,10 @@ class Request:
     @property
     def key(self):
         """The scorer name (``"ndcg@10"``; ``"precision@k"`` for a curve)."""
+        prefix = "neg_" if self.negate else ""
         if self.curve:
-            return f"{self.metric.name}@k"
-        return self.metric.scorer_name(self.k)
+            return f"{prefix}{self.metric.name}@k"
+        return prefix + self.metric.scorer_name(self.k)
 
 
 def check_params(metric, params):
@@ -104,6 +110,8 @@ def check_params(metric, params):
             value = check_option(value, p.name, p.choices)
         elif p.sequence:
             value = _check_reals(value, p)
+        elif value is None and p.none_ok:
+            pass
         else:
             value = _check_one_real(value, p.name, p)
         out[p.name] = value
@@ -143,11 +151,13 @@ def is_default_param(name, value):
     return isinstance(value, type(default)) and value == default
 
 
-def make_request(metric, k=None, params=None, *, curve=False, caller=None):
+def make_request(
+    metric, k=None, params=None, *, curve=False, caller=None, negate=False
+):
     """A validated :class:`Request`.
 
     ``caller`` names the function in messages about ``k`` (the metric's
-    public function by default).
+    public function by default); ``negate`` asks for the negated values.
     """
     if metric.needs_k or curve:
         k = check_k(
@@ -163,21 +173,24 @@ def make_request(metric, k=None, params=None, *, curve=False, caller=None):
             f"number of relevant items); got k={k!r}."
         )
     checked = check_params(metric, params or {})
-    return Request(metric, k, tuple(sorted(checked.items())), curve)
+    return Request(metric, k, tuple(sorted(checked.items())), curve, negate)
 
 
-def requests_for_names(names, metric_params):
+def requests_for_names(names, metric_params, *, scorer=False):
     """One :class:`Request` per scorer name (``"ndcg@10"``, ``"map"``).
 
     Each metric parameter of ``metric_params`` goes to the metrics it
-    applies to; one that applies to none of them is an error.
+    applies to; one that applies to none of them is an error. ``scorer``:
+    the names of a scorer, where a loss is ``"neg_<name>@<k>"`` and its
+    values are negated (a report names the loss itself).
     """
     requests = []
     for name in names:
-        metric, k = parse_scorer_name(name)
+        metric, k = parse_scorer_name(name, signed=scorer)
         own = {p: v for p, v in metric_params.items() if p in metric.param_names}
+        negate = scorer and not metric.greater_is_better
         try:
-            requests.append(make_request(metric, k, own))
+            requests.append(make_request(metric, k, own, negate=negate))
         except ValueError as exc:  # the cut-off of the name
             raise ValueError(f"Scorer name {name!r}: {exc}") from None
     unused = set(metric_params) - {p for r in requests for p in r.metric.param_names}
@@ -201,7 +214,8 @@ class Rows:
         One per request: shape (n_samples,), or (n_samples, k) for a curve.
     undefined : list of ndarray of bool, shape (n_samples,)
         One per request: the rows whose value ``zero_division`` decides, the
-        rows with no relevant item (the same rows for every metric). Where
+        rows with no relevant item (the same rows for every metric but
+        fall-out, whose are the rows with no non-relevant item). Where
         the metric is defined there (its ``empty_rows`` is ``"zero"``),
         ``zero_division="warn"`` keeps its value, 0, without a warning.
     sample_weight : ndarray of shape (n_samples,) or None
@@ -294,6 +308,8 @@ def row_values(
         )
     if any(r.options.get("gain") == "exponential" for r in requests):
         check_exponential_gain(data.y_true, threshold)
+    for max_grade in {r.options.get("max_grade") for r in requests} - {None}:
+        check_max_grade(data.y_true, threshold, max_grade)
     n_items = data.shape[1]
     compiled = compile_requests(requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
@@ -393,16 +409,16 @@ def fill_undefined(zero_division, counts, n_samples):
     by_count = {}
     for name, (metric, n_undefined) in counts.items():
         if n_undefined and warns_on_empty(metric):
-            by_count.setdefault(n_undefined, []).append(name)
+            where = (n_undefined, metric.undefined_when)
+            by_count.setdefault(where, []).append(name)
     if by_count:
         parts = [
             f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} ill-defined "
-            f"and set to 0.0 in {n_undefined} of {n_samples} samples"
-            for n_undefined, names in by_count.items()
+            f"and set to 0.0 in {n_undefined} of {n_samples} samples with {when}"
+            for (n_undefined, when), names in by_count.items()
         ]
         warnings.warn(
-            f"{'; '.join(parts)} with no relevant item. Use zero_division to "
-            f"control this behaviour.",
+            f"{'; '.join(parts)}. Use zero_division to control this behaviour.",
             UndefinedMetricWarning,
             stacklevel=caller_stacklevel(),
         )
@@ -426,12 +442,14 @@ def with_undefined(rows, requests, zero_division, keys=None, *, one_warning=Fals
     if one_warning:
         fill = fill_undefined(zero_division, counts, n_samples)
     out = {}
-    for key, v, u in zip(keys, rows.values, rows.undefined):
+    for key, request, v, u in zip(keys, requests, rows.values, rows.undefined):
         if counts[key][1]:
             if not one_warning:
                 fill = fill_undefined(zero_division, {key: counts[key]}, n_samples)
             v = v.copy()
             v[u] = fill
+        if request.negate:  # a scorer of a loss; 0.0 - v: no -0.0
+            v = 0.0 - v
         out[key] = v
     return out
 

@@ -65,8 +65,8 @@ enum Formula : int32_t {
     RELATIVE_PRECISION = 9,
     SET_AVERAGE_PRECISION = 10,
     // Interpolated precision (iprec_values)
-    IPREC = 20,       // at recall level Request.level
-    ELEVEN_PT = 21,   // its mean over Request.levels[0 .. n_levels)
+    IPREC = 30,       // at recall level Request.level
+    ELEVEN_PT = 31,   // its mean over Request.levels[0 .. n_levels)
     // Measures that read judgments (negative grades: not judged).
     BPREF = 60,
     INFERRED_AP = 61,
@@ -79,6 +79,9 @@ enum Formula : int32_t {
     UTILITY = 43,
     NDCG_REL = 44,
     G_GAIN = 45,
+    // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
+    ERR = 20,
+    FALL_OUT = 21,
 };
 
 enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
@@ -115,6 +118,7 @@ struct Request {
     int64_t n_levels;
     double p;     // RBP: persistence
     double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
+    double max_grade;  // ERR: g_max of R = (2**g - 1) / 2**g_max; NaN: the row's largest grade
 };
 
 struct Plan {
@@ -254,6 +258,13 @@ RANKK_CLONES R max_below(const R *y, int64_t m, R b) {
 }
 
 template <class R>
+RANKK_CLONES int64_t count_below_zero(const R *y, int64_t m) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] < (R)0;
+    return c;
+}
+
+template <class R>
 RANKK_CLONES int64_t count_equal(const R *y, int64_t m, R v) {
     int64_t c = 0;
     for (int64_t j = 0; j < m; ++j) c += y[j] == v;
@@ -388,6 +399,20 @@ struct Aligned {
             if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
     }
 
+    // Items of the row with a negative grade (not judged): 0 for unsigned
+    // grades, else one vectorised read.
+    int64_t count_negative() const {
+        if constexpr (std::is_unsigned<R>::value) return 0;
+        else return count_below_zero(y, m);
+    }
+
+    // fn(grade) for every item of the whole row whose score is kth.
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        for (int64_t j = 0; j < m; ++j)
+            if ((double)s[j] == kth) fn(grade(j));
+    }
+
     static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
     static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
 };
@@ -438,6 +463,18 @@ struct Sparse {
         for (int64_t j = a; j < b; ++j)
             if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
     }
+    // Stored items with a negative grade (the others are 0).
+    int64_t count_negative() const {
+        int64_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += data[j] < 0.0;
+        return c;
+    }
+    // fn(grade) for the stored items of score kth (the others are 0).
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        for (int64_t j = a; j < b; ++j)
+            if ((double)s[indices[j]] == kth) fn(data[j]);
+    }
 };
 
 // ---- the best K items of a row ----------------------------------------------
@@ -481,6 +518,11 @@ struct Scratch {
     std::vector<double> disc, scaled;
     double disc_base = 0.0;
     IprecWork iprec;  // interpolated precision's tie-group DP
+    // ERR: a tie group's stopping probabilities, the recurrence's means, the
+    // row's largest relevant grade
+    std::vector<double> err_r, err_m, err_t, err_top;
+    // fall-out: expected judged non-relevant items in ranks [0, p]
+    std::vector<double> nrcum;
 };
 
 inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
@@ -1298,7 +1340,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                              r.formula == NDCG || r.formula == BPREF ||
                              r.formula == INFERRED_AP || r.formula == UNJUDGED ||
                              r.formula == RBP_RESIDUAL || r.formula == IPREC ||
-                             r.formula == ELEVEN_PT || gain_reads_order(r.formula);
+                             r.formula == ELEVEN_PT || gain_reads_order(r.formula) ||
+                             r.formula == ERR;
         if (ordered || cut < K) D = std::max(D, cut);
     }
     // Beyond D the set-based formulas read only e, and hit its h.
@@ -1362,6 +1405,20 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // depend on the order of the groups before (ranks beyond D are not
     // sorted) and is exact at every group's end.
     double *ecum = sc.ecum.data();
+    /* Fall-out counts the judged non-relevant items, 0 <= y <= t (a negative
+     * grade is not judged): per group their expected number at each rank, as
+     * ecum; n_nonrel for the whole row. */
+    bool want_nr = false;
+    for (int32_t q = 0; q < n_req; ++q) want_nr = want_nr || plan.req[q].formula == FALL_OUT;
+    auto judged_rel = [t](double y) { return y < 0.0 || y > t; };  // not non-relevant
+    int64_t fo_nonrel = 0;  // n_nonrel, also when no judged measure counted it
+    double nr_before = 0.0;
+    if (want_nr) {
+        sc.nrcum.resize(K_eff);
+        // 0 <= y <= t: none if t < 0; else every item neither relevant nor
+        // negative (a negative grade is never relevant then).
+        fo_nonrel = judged ? n_nonrel : (t < 0.0 ? 0 : m - n_rel - rel.count_negative());
+    }
     double rel_before = 0.0;
     int64_t a = 0;
     while (a < K_eff) {
@@ -1376,6 +1433,21 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * ev;
         rel_before += r_g;
         if (!straddles) ecum[b - 1] = rel_before;  // whole group: exactly r_g more
+        if (want_nr) {
+            int64_t other = 0;  // members that are relevant or not judged
+            if (straddles && !listed) {
+                rel.visit_tied(s, tv[a], [&](double y) { other += judged_rel(y); });
+            } else {
+                for (int64_t p = a; p < b; ++p) other += judged_rel(sc.grade[p]);
+                if (straddles)
+                    for (int64_t col : sc.tied_out) other += judged_rel(rel.grade(col));
+            }
+            const double nr_g = n_g - (double)other;
+            for (int64_t p = a; p < b; ++p)
+                sc.nrcum[p] = nr_before + (double)(p - a + 1) * (nr_g / n_g);
+            nr_before += nr_g;
+            if (!straddles) sc.nrcum[b - 1] = nr_before;
+        }
         if (a >= D) {  // set-based ranks: e (and h for hit) only
             for (int64_t p = a; p < b; ++p) e[p] = ev;
             for (int64_t p = a; p < std::min(b, D_h); ++p) {
@@ -1492,6 +1564,123 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         const int64_t c = recall_point(level, n_rel);
         return iprec_out[std::lower_bound(iprec_cs.begin(), iprec_cs.end(), c) -
                          iprec_cs.begin()];
+    };
+
+    /* ERR (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009): the sum over
+     * ranks p of R_p / (p + 1) times the product of (1 - R) over the ranks
+     * before, R = (2**g - 1) / 2**g_max for a relevant grade g > 0, else 0.
+     * Exact under ties: a group of n items starting at rank a puts at offset
+     * o a uniformly random member x after a uniformly random o-subset B of
+     * the others, so its term is T(o) / (a + o + 1) times the product over
+     * the groups before, T(o) = E[R_x prod_B (1 - R)]. One member at a time
+     * (v = 1 - R), on means over subsets (convex combinations: no binomial
+     * coefficients, no overflow):
+     *   M_j(o): mean over o-subsets of the first j members of prod v
+     *   G_j(o): mean over (o+1)-subsets B of sum_{x in B} R_x prod_{B - x} v
+     *   M_j(o) = (j-o)/j M_{j-1}(o) + o/j v_j M_{j-1}(o-1)
+     *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
+     * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
+     * many members of R = 0, over the others only (see below). */
+    double row_top = 0.0;  // the row's largest relevant grade (ERR, max_grade=None)
+    for (int32_t q = 0; q < n_req; ++q)
+        if (plan.req[q].formula == ERR && plan.req[q].max_grade != plan.req[q].max_grade) {
+            rel.ideal(sc.err_top, n_rel, 1);
+            row_top = sc.err_top.empty() ? 0.0 : sc.err_top[0];
+            break;
+        }
+    auto err_row = [&](const Request &r, bool curve, int64_t c_end, double *o) {
+        const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
+        const double low = std::exp2(-gmax);
+        auto stop = [&](double y) { return (y > t && y > 0.0) ? std::exp2(y - gmax) - low : 0.0; };
+        const int64_t end = std::min(c_end, K_eff);
+        double survive = 1.0, err = 0.0;
+        auto &R = sc.err_r, &M = sc.err_m, &G = sc.err_t;
+        for (int64_t a = 0; a < end;) {
+            const int64_t n = (int64_t)ng[a];
+            const int64_t b = std::min(a + n, K);
+            if (n == 1) {
+                const double rv = stop(sc.grade[a]);
+                err += survive * rv / (double)(a + 1);
+                survive *= 1.0 - rv;
+                if (curve) o[a] = err;
+                a = b;
+                continue;
+            }
+            R.clear();
+            auto take = [&](double y) {
+                const double rv = stop(y);
+                if (rv > 0.0) R.push_back(rv);
+            };
+            const bool straddles = n > b - a;
+            if (straddles && !listed) {
+                rel.visit_tied(s, tv[a], take);
+            } else {
+                for (int64_t p = a; p < b; ++p) take(sc.grade[p]);
+                if (straddles)
+                    for (int64_t col : sc.tied_out) take(rel.grade(col));
+            }
+            const int64_t lim = std::min(n, end - a);  // offsets read
+            const int64_t q = (int64_t)R.size(), z = n - q;
+            // M and G over the members R, then count - q members of R = 0,
+            // at offsets < width.
+            auto recur = [&](int64_t count, int64_t width) {
+                M.assign(width, 0.0);
+                G.assign(width, 0.0);
+                M[0] = 1.0;
+                for (int64_t j = 1; j <= count; ++j) {
+                    const double rj = j <= q ? R[j - 1] : 0.0, vj = 1.0 - rj, dj = (double)j;
+                    for (int64_t x = std::min(j, width - 1); x >= 0; --x) {
+                        const double xd = (double)x;
+                        if (x <= j - 1)
+                            G[x] = (dj - xd - 1.0) / dj * G[x] +
+                                   (xd + 1.0) / dj * (rj * M[x] + (x > 0 ? vj * G[x - 1] : 0.0));
+                        if (x >= 1) M[x] = (dj - xd) / dj * M[x] + xd / dj * vj * M[x - 1];
+                    }
+                }
+            };
+            const double *T = nullptr;  // T[x] (x + 1): G of the whole group
+            if (q > 0 && z < 32) {
+                recur(n, lim);
+                T = G.data();
+            } else if (q > 0) {
+                /* Many members of R = 0 (a constant ranker's row): the
+                 * recurrence over the q others only, then each (x+1)-subset
+                 * of the group mixed over the number j of those q it holds,
+                 * hypergeometric P_x(j) = C(q, j) C(z, x+1-j) / C(n, x+1):
+                 * O(q min(q, k - a) + q (k - a)) instead of O(n (k - a)). */
+                recur(q, std::min(q, lim));
+                M.assign(lim, 0.0);  // M now holds G of the whole group
+                double p1 = (double)q / (double)n;  // P_x(1) while x < z
+                for (int64_t x = 0; x < lim; ++x) {
+                    int64_t j = std::max<int64_t>(1, x + 1 - z);
+                    const int64_t hi = std::min<int64_t>(q, x + 1);
+                    double p = j == 1 ? p1
+                                      : std::exp(lchoose((double)q, (double)j) +
+                                                 lchoose((double)z, (double)(x + 1 - j)) -
+                                                 lchoose((double)n, (double)(x + 1)));
+                    double g = 0.0;
+                    for (; j <= hi; ++j) {
+                        g += p * G[j - 1];
+                        p *= (double)(q - j) / (double)(j + 1) * (double)(x + 1 - j) /
+                             (double)(z - x + j);
+                    }
+                    M[x] = g;
+                    if (x < z) p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
+                                     (double)(n - x - 1);
+                }
+                T = M.data();
+            }
+            for (int64_t x = 0; x < lim; ++x) {
+                if (T) err += survive * T[x] / (double)(x + 1) / (double)(a + x + 1);
+                if (curve) o[a + x] = err;
+            }
+            for (double rv : R) survive *= 1.0 - rv;
+            a = b;
+        }
+        if (curve)
+            for (int64_t c = end; c < c_end; ++c) o[c] = err;
+        else
+            o[0] = err;
     };
 
     for (int32_t q = 0; q < n_req; ++q) {
@@ -1629,6 +1818,21 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             double total = 0.0;  // in trec_eval's order: the last level first
             for (int64_t i = r.n_levels - 1; i >= 0; --i) total += iprec_at(r.levels[i]);
             o[0] = r.n_levels > 0 ? total / (double)r.n_levels : 0.0;
+            break;
+        }
+        case ERR:
+            err_row(r, curve, c_end, o);
+            break;
+        case FALL_OUT: {
+            // Judged non-relevant items in the top k over those of the row.
+            double cum = 0.0;
+            const double den = (double)fo_nonrel;
+            for (int64_t c = 0; c < c_end; ++c) {
+                if (c < K_eff) cum = sc.nrcum[c];
+                if (curve) o[c] = den > 0 ? cum / den : 0.0;
+            }
+            if (!curve) o[0] = den > 0 ? cum / den : 0.0;
+            is_empty = fo_nonrel == 0;
             break;
         }
         case RBP:

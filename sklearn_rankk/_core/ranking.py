@@ -204,6 +204,8 @@ def compile_requests(requests, n_items):
         row["p"] = options.get("p", 0.9)
         for coefficient, default in _UTILITY_DEFAULTS.items():
             row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
+        max_grade = options.get("max_grade")  # ERR; None: each row's largest grade
+        row["max_grade"] = np.nan if max_grade is None else max_grade
         columns.append(slice(col, col + width))
         col += width
     return Compiled(array, col, columns, tuple(held))

@@ -38,6 +38,10 @@ class Param:
     low : float or None
         If a real number: the value must be larger than ``low`` (or equal,
         with ``low_inclusive``).
+    low_inclusive : bool
+        Whether ``low`` itself is accepted.
+    none_ok : bool
+        Whether None is accepted besides a real number.
     high : float or None
         If a real number: the value must be below ``high`` (or equal, with
         ``high_inclusive``).
@@ -57,6 +61,7 @@ class Param:
     high: float | None = None  # if a real number: the value must be below it
     high_inclusive: bool = False  # or equal to it
     sequence: bool = False
+    none_ok: bool = False
 
 
 DENOMINATOR = Param(
@@ -143,6 +148,21 @@ RECALL_LEVELS = Param(
         averaged (trec_eval's ``11pt_avg`` and its 11 default levels).""",
 )
 
+MAX_GRADE = Param(
+    "max_grade",
+    4,
+    low=0.0,
+    none_ok=True,
+    doc="""\
+    max_grade : float or None, default=4
+        The largest grade of the scale, ``g_max`` in ``R = (2**g - 1) /
+        2**g_max``, the probability that an item of grade ``g`` satisfies the
+        user. The default 4 is gdeval's (TREC Web track, ir-measures' ``ERR``)
+        and RankLib's: a 0-4 scale. None takes each row's largest relevant
+        grade (rankeval), so that the best item of every row has
+        ``R = 1 - 2**-g``. A relevant grade above ``max_grade`` is an error.""",
+)
+
 PERSISTENCE = Param(
     "p",
     0.9,
@@ -189,6 +209,7 @@ PARAMS = {
         MULTIPLE,
         RECALL_LEVEL,
         RECALL_LEVELS,
+        MAX_GRADE,
     )
 }
 
@@ -225,7 +246,7 @@ class Metric:
         Whether the formula reads the ideal ranking's grades.
     reads_judgments : bool
         Whether the metric tells judged items from unjudged ones (negative
-        grades): bpref, infAP, the unjudged fraction. Their inputs must mark
+        grades): bpref, infAP, the unjudged fraction, fall-out. Their inputs must mark
         the unjudged items (``mark_unjudged=True`` of :func:`from_trec` and
         :func:`from_id_lists`); a grade 0 is a judged non-relevant item.
     params : tuple of Param
@@ -249,6 +270,12 @@ class Metric:
     in_default_report : bool
         Whether :func:`~sklearn_rankk.ranking_report` shows it by default
         (F-beta does not: at its default beta it is F1).
+    greater_is_better : bool
+        False for a loss (fall-out): its function ends in ``_loss``, and its
+        scorer, ``"neg_<name>@<k>"``, gives the negated value, which model
+        selection maximises (scikit-learn's convention).
+    undefined_when : str
+        The rows where ``zero_division`` applies, in words (messages).
     trec_eval_cutoff : str or None
         trec_eval's name of the metric at a cut-off (``"P"`` for ``P_10``).
     trec_eval_whole : str or None
@@ -293,6 +320,8 @@ class Metric:
     trivial_at_full_depth: bool = False
     empty_rows: str = "zero_division"
     in_default_report: bool = True
+    greater_is_better: bool = True
+    undefined_when: str = "no relevant item"
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -324,6 +353,11 @@ class Metric:
     def scorer_name(self, k):
         """``"ndcg@10"``; the name alone for ``k=None`` or no cut-off."""
         return self.name if k is None or not self.needs_k else f"{self.name}@{k}"
+
+    @property
+    def scorer_prefix(self):
+        """``"neg_"`` for a loss (its scorers give the negated value), else ""."""
+        return "" if self.greater_is_better else "neg_"
 
 
 _EXAMPLE_DATA = """\
@@ -816,6 +850,68 @@ _ENTRIES = (
     >>> from sklearn_rankk import set_average_precision_score
     >>> round(set_average_precision_score(y_true, y_score), 6)
     0.25""",
+    ),  # ---- measures of other peers (ERR, fall-out) ----
+    Metric(
+        name="err",
+        function_name="err_at_k_score",
+        label="ERR",
+        formula=_kernel.ERR,
+        allow_k_none=True,
+        graded=True,
+        params=(MAX_GRADE,),
+        empty_rows="zero",
+        in_default_report=False,
+        summary="""\
+    Expected reciprocal rank at k (Chapelle, Metzler, Zhang, Grinspan, 2009).
+
+    A user scans the ranking from the top and stops at an item of grade ``g``
+    with probability ``R = (2**g - 1) / 2**max_grade``; ERR is the expected
+    reciprocal rank where the user stops: ``ERR@k = sum over ranks r <= k of
+    R_r / r * prod over ranks i < r of (1 - R_i)``. Items at or below the
+    relevance threshold, and negative grades, have ``R = 0``. Under ties, the
+    exact expectation over the orderings of each tie group (a recurrence
+    over the group's members).""",
+        examples="""\
+    >>> import numpy as np
+    >>> from sklearn_rankk import err_at_k_score
+    >>> y_true = np.array([[3, 0, 1, 0], [0, 2, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    >>> round(err_at_k_score(y_true, y_score, k=None), 6)
+    0.246582
+    >>> err_at_k_score([[3, 0, 1]], [[0.9, 0.5, 0.2]], k=1, max_grade=3)
+    0.875""",
+    ),
+    Metric(
+        name="fall_out",
+        function_name="fall_out_at_k_loss",
+        label="Fall-out",
+        formula=_kernel.FALL_OUT,
+        allow_k_none=True,
+        in_default_report=False,
+        greater_is_better=False,
+        undefined_when="no non-relevant item",
+        reads_judgments=True,
+        summary="""\
+    Fall-out at k: the fraction of the non-relevant items that are in the top k.
+
+    ``fall_out@k = |non-relevant items in the top k| / |non-relevant items|``
+    (torchmetrics' ``retrieval_fall_out``), the false positive rate of
+    retrieving the top ``k``. Lower is better: a loss, hence the ``_loss``
+    name, and its scorer ``"neg_fall_out@10"`` gives the negated value, as
+    scikit-learn's ``"neg_log_loss"``. Non-relevant means judged and not
+    relevant, ``0 <= y_true <= relevance_threshold``: a negative grade is
+    not judged (trec_eval's convention) and counts nowhere. Non-relevant
+    items scored ``-inf`` count in the denominator. Linear in the number of
+    non-relevant items in the top ``k``, so the exact expectation under ties
+    is the formula at its expected value.""",
+        undefined_doc=" (samples with no non-relevant item)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import fall_out_at_k_loss
+    >>> round(fall_out_at_k_loss(y_true, y_score, k=2), 6)
+    0.583333
+    >>> fall_out_at_k_loss(y_true, y_score, k=2, average=None)
+    array([0.5       , 0.66666667])""",
     ),
     Metric(
         name="bpref",
@@ -1203,30 +1299,59 @@ def metric_for_alias(alias):
 _SCORER_NAME = re.compile(r"^(?P<metric>[a-z_0-9]+?)(?:@(?P<k>[1-9]\d*))?$")
 
 
-def scorer_name_forms():
-    """The forms of scorer names, ``<k>`` standing for any positive integer."""
-    with_k = [f"{m.name}@<k>" for m in _ENTRIES if m.needs_k]
-    alone = [m.name for m in _ENTRIES if m.allow_k_none]
-    return with_k + alone + [m.name for m in _ENTRIES if not m.needs_k]
+def scorer_name_forms(signed=False):
+    """The forms of scorer names, ``<k>`` standing for any positive integer.
+
+    ``signed``: as scorers spell them, a loss with its ``neg_`` prefix (the
+    report and the command line use the metric's own name).
+    """
+
+    def spell(m):
+        return m.scorer_prefix + m.name if signed else m.name
+
+    with_k = [f"{spell(m)}@<k>" for m in _ENTRIES if m.needs_k]
+    alone = [spell(m) for m in _ENTRIES if m.allow_k_none]
+    return with_k + alone + [spell(m) for m in _ENTRIES if not m.needs_k]
 
 
-def parse_scorer_name(name):
-    """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None)."""
+def parse_scorer_name(name, signed=False):
+    """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None).
+
+    ``signed``: a scorer's name, where a loss is spelled with ``neg_``
+    (``"neg_fall_out@10"``) and its plain name is refused: a scorer of the
+    loss itself would be maximised by model selection.
+    """
     if not isinstance(name, str):
         raise TypeError(f"A scorer name must be a string; got {name!r}.")
     match = _SCORER_NAME.match(name)
-    metric = METRICS.get(match["metric"]) if match else None
+    base = match["metric"] if match else None
+    if signed and base is not None and base.startswith("neg_"):
+        loss = METRICS.get(base[len("neg_") :])
+        if loss is not None and not loss.greater_is_better:
+            base = loss.name
+        else:
+            base = None
+    elif signed and base in METRICS and not METRICS[base].greater_is_better:
+        loss = METRICS[base]
+        at = "" if match["k"] is None else f"@{match['k']}"
+        raise ValueError(
+            f"{loss.name} is a loss (lower is better): its scorer is "
+            f"'neg_{loss.name}{at or '@10'}', the negated value, which model "
+            f"selection maximises. {loss.function_name} and ranking_report give "
+            f"the value itself."
+        )
+    metric = METRICS.get(base) if base else None
     if metric is not None:
         if match["k"] is None:
             if metric.allow_k_none or not metric.needs_k:
                 return metric, None
         elif metric.needs_k:
             return metric, int(match["k"])
-    forms = scorer_name_forms()
+    forms = scorer_name_forms(signed)
     if metric is not None and match["k"] is None:
+        spelled = (metric.scorer_prefix if signed else "") + metric.name
         hint = (
-            f" {metric.name} needs a cut-off: use '{metric.name}@<k>', e.g. "
-            f"'{metric.name}@10'."
+            f" {metric.name} needs a cut-off: use '{spelled}@<k>', e.g. '{spelled}@10'."
         )
     else:
         concrete = [f.replace("<k>", "10") for f in forms]

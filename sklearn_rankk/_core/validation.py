@@ -353,6 +353,20 @@ def check_exponential_gain(y_true, threshold):
         )
 
 
+def check_max_grade(y_true, threshold, max_grade):
+    """ERR's stopping probabilities are at most 1: no relevant grade above
+    ``max_grade``."""
+    values = y_true.data if sp.issparse(y_true) else y_true
+    top = np.max(values) if values.size else None
+    if top is not None and top > max_grade and top > threshold:
+        raise ValueError(
+            f"y_true has a relevant grade of {top}, above max_grade={max_grade:g}: "
+            f"ERR's probability (2**grade - 1) / 2**max_grade would exceed 1. "
+            f"Pass the largest grade of the scale as max_grade, or max_grade=None "
+            f"for each row's largest grade."
+        )
+
+
 def check_sample_weight(sample_weight, n_samples):
     if sample_weight is None:
         return None

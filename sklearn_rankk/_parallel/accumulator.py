@@ -261,6 +261,10 @@ array-like of shape (n_rows,)
             scores[key] = (
                 math.fsum(numerator) / denominator if denominator > 0 else math.nan
             )
+        # The scorer of a loss ("neg_fall_out@10") gives the negated mean.
+        for key, request in zip(self._scorer.keys, self._scorer.requests):
+            if request.negate:
+                scores[key] = 0.0 - scores[key]
         return scores
 
     def _config(self):
