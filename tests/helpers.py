@@ -250,7 +250,38 @@ def o_r_precision(ranking, row, k, params):
     n_rel = sum(row.rel)
     if n_rel == 0:
         return None
-    return sum(row.rel[j] for j in ranking[:n_rel]) / n_rel
+    # trec_eval's Rprec_mult: precision at (long)(x R + 0.9), R at x = 1.
+    c = int(params["multiple"] * n_rel + 0.9)
+    return sum(row.rel[j] for j in ranking[:c]) / c if c else 0.0
+
+
+def _recall_point(x, n_rel):
+    """trec_eval 10.0's ``lround(x * R)``: halves away from zero."""
+    v = x * n_rel
+    return math.floor(v) + (v - math.floor(v) >= 0.5)
+
+
+def o_iprec(ranking, row, k, params):
+    n_rel = sum(row.rel)
+    if n_rel == 0:
+        return None
+    c = _recall_point(params["recall_level"], n_rel)
+    # (i, rank) of the i-th relevant item of the ranking.
+    found = [(i, rank) for i, rank in enumerate(
+        (rank for rank, j in enumerate(ranking, start=1) if row.rel[j]), start=1
+    )]  # fmt: skip
+    if c > len(found):
+        return 0.0
+    return max((i / rank for i, rank in found if i >= max(c, 1)), default=0.0)
+
+
+def o_eleven_point(ranking, row, k, params):
+    values = [
+        o_iprec(ranking, row, k, {"recall_level": x}) for x in params["recall_levels"]
+    ]
+    if values[0] is None:
+        return None
+    return math.fsum(values) / len(values)
 
 
 def o_err(ranking, row, k, params):
@@ -344,6 +375,8 @@ ORACLES = {
     "dcg": o_dcg,
     "ndcg": o_ndcg,
     "r_precision": o_r_precision,
+    "interpolated_precision": o_iprec,
+    "eleven_point_precision": o_eleven_point,
     "set_precision": o_set_precision,
     "set_recall": o_set_recall,
     "set_f": o_set_f,
@@ -372,6 +405,8 @@ ORACLE_UNDEFINED = {
     "map",
     "ndcg",
     "r_precision",
+    "interpolated_precision",
+    "eleven_point_precision",
     "set_recall",
     "set_f",
     "set_relative_precision",
@@ -408,6 +443,12 @@ PARAM_VALUES = {
     "gain": ("linear", "exponential"),
     "log_base": (2, 10),
     "beta": (0.0, 0.5, 2.0),
+    "multiple": (0.2, 1.0, 1.4, 2.0, 3.0),
+    "recall_level": (0.0, 0.1, 0.3, 0.5, 0.75, 1.0),
+    "recall_levels": (
+        (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+        (0.25, 0.6),
+    ),
     "max_grade": (None, 3, 6.5),
     "p": (0.9, 0.5),
     "tp_weight": (1.0, 2.0),
@@ -420,6 +461,9 @@ DEFAULT_PARAMS = {
     "gain": "linear",
     "log_base": 2,
     "beta": 1.0,
+    "multiple": 1.0,
+    "recall_level": 0.0,
+    "recall_levels": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
     "max_grade": 4,
     "p": 0.9,
     "tp_weight": 1.0,

@@ -414,6 +414,160 @@ def ndcg(ranked, cut, k, params):
     return safe_div(dcg, idcg), idcg <= 0
 
 
+def r_precision(ranked, cut, k, params):
+    # Precision at c = (long)(multiple |R| + 0.9) (0 for c = 0): recall at
+    # |R| for multiple=1.
+    return safe_div(_n_relevant_in_cut(ranked, cut), k), _no_relevant(ranked)
+
+
+# --------------------------------------------------------------------------
+# Interpolated precision: per tie group, the distribution of its largest
+# precision by a backward pass over positions, vectorised over the support
+# points (every cell at once, no sharing between points), then the expected
+# maximum over the groups as the integral of 1 - prod_g P(X_g < x).
+# --------------------------------------------------------------------------
+
+
+def _lround(x):
+    f = math.floor(x)
+    return f + (x - f >= 0.5)
+
+
+def _group_cdfs(a, n, r, c0, ls, floor):
+    """Support points x > floor (decreasing) and P(X_g < x) for each L."""
+    k = np.arange(1, r + 1)
+    q = np.arange(1, n + 1)
+    num = (c0 + k)[:, None] * np.ones(n, dtype=np.int64)
+    den = np.ones(r, dtype=np.int64)[:, None] * (a + q)[None, :]
+    ok = (q[None, :] >= k[:, None]) & (q[None, :] <= n - r + k[:, None])
+    frac = np.unique(np.stack([num[ok], den[ok]], axis=1), axis=0)
+    x = frac[:, 0] / frac[:, 1]
+    keep = x > floor
+    frac, x = frac[keep], x[keep]
+    order = np.argsort(-x, kind="stable")
+    frac, x = frac[order], x[order]
+    fnum, fden = frac[:, 0], frac[:, 1]
+    # H[:, j]: P(the rest keeps every landing below the line) after
+    # position qq holding j relevant items, from the end backwards.
+    H = np.zeros((len(x), r + 1))
+    H[:, r] = 1.0
+    norm = math.comb(n, r)
+    out = {L: np.zeros(len(x)) for L in ls}
+    for qq in range(n, 0, -1):
+        if qq < n:
+            new = np.zeros_like(H)
+            for j in range(max(0, r - (n - qq)), min(qq, r) + 1):
+                p = (r - j) / (n - qq)
+                # The (j + 1)-th relevant item landing at position qq + 1.
+                below = (c0 + j + 1) * fden < fnum * (a + qq + 1)
+                up = np.where(below, H[:, j + 1], 0.0) if j < r else 0.0
+                new[:, j] = p * up + (1 - p) * H[:, j]
+            H = new
+        # The L-th relevant item at position qq (then H after qq counts
+        # the later ones).
+        for L in ls:
+            if L <= qq <= n - r + L:
+                pmf = math.comb(qq - 1, L - 1) * math.comb(n - qq, r - L) / norm
+                below = (c0 + L) * fden < fnum * (a + qq)
+                out[L] += pmf * np.where(below, H[:, L], 0.0)
+    return x, out
+
+
+def _iprec_row(rel, gstart, ties, cs):
+    """Expected interpolated precision of one ranked row at each recall point."""
+    # Groups (start, size, relevant, relevant before) of the retrieved ranks.
+    if ties:
+        starts = list(np.flatnonzero(np.r_[True, gstart[1:] != gstart[:-1]]))
+    else:
+        starts = list(range(len(rel)))
+    groups, before = [], 0
+    for lo, hi in zip(starts, starts[1:] + [len(rel)]):
+        r = int(rel[lo:hi].sum())
+        if r:
+            groups.append((lo, hi - lo, r, before))
+        before += r
+    wanted = [c for c in cs if before > 0 and c <= before]
+    floors = {
+        c: max((c0 + r) / (a + n) for a, n, r, c0 in groups if c0 + r >= max(c, 1))
+        for c in wanted
+    }
+    cdfs = {}
+    for g in groups:
+        a, n, r, c0 = g
+        ls = sorted({max(1, max(c, 1) - c0) for c in wanted if c0 + r >= max(c, 1)})
+        if n > 1 and r < n and ls:
+            floor = min(floors[c] for c in wanted if c0 + r >= max(c, 1))
+            cdfs[g] = _group_cdfs(a, n, r, c0, ls, floor)
+    values = []
+    for c in cs:
+        if c not in floors:
+            values.append(0.0)
+            continue
+        cc, floor = max(c, 1), floors[c]
+        counted = [g for g in groups if g[3] + g[2] >= cc]
+        events = []
+        for slot, g in enumerate(counted):
+            if g in cdfs:
+                x, cdf = cdfs[g]
+                f = cdf[max(1, cc - g[3])]
+                events += [(xi, slot, fi) for xi, fi in zip(x, f) if xi > floor]
+        events.sort(key=lambda e: -e[0])
+        current = [1.0] * len(counted)
+        value, top = floor, 1.0
+        for xi, slot, fi in events:
+            value += (top - xi) * (1.0 - math.prod(current))
+            top, current[slot] = xi, fi
+        value += (top - floor) * (1.0 - math.prod(current))
+        values.append(value)
+    return values
+
+
+_IPREC_CACHE = {}
+
+
+def _iprec_all(ranked, levels):
+    """Interpolated precision at each level, per row (the default levels
+    computed once per block and reused: they include level 0)."""
+    key = (
+        ranked.grade.tobytes(),
+        ranked.gstart.tobytes(),
+        ranked.valid.tobytes(),
+        ranked.n_relevant.tobytes(),
+        ranked.threshold,
+        ranked.ties,
+    )
+    if set(levels) <= set(DEFAULT_RECALL_LEVELS):
+        if key not in _IPREC_CACHE:
+            if len(_IPREC_CACHE) >= 8:
+                _IPREC_CACHE.clear()
+            _IPREC_CACHE[key] = _iprec_levels(ranked, DEFAULT_RECALL_LEVELS)
+        every = _IPREC_CACHE[key]
+        return every[:, [DEFAULT_RECALL_LEVELS.index(x) for x in levels]]
+    return _iprec_levels(ranked, levels)
+
+
+def _iprec_levels(ranked, levels):
+    rows = []
+    for i in range(ranked.cols.shape[0]):
+        valid = ranked.valid[i]
+        rel = ranked.grade[i][valid] > ranked.threshold
+        cs = [_lround(x * int(ranked.n_relevant[i])) for x in levels]
+        rows.append(_iprec_row(rel, ranked.gstart[i][valid], ranked.ties, cs))
+    return np.array(rows).reshape(len(rows), len(levels))
+
+
+def interpolated_precision(ranked, cut, k, params):
+    values = _iprec_all(ranked, [params.get("recall_level", 0.0)])[:, 0]
+    return values, _no_relevant(ranked)
+
+
+def eleven_point_precision(ranked, cut, k, params):
+    levels = params.get("recall_levels", DEFAULT_RECALL_LEVELS)
+    values = _iprec_all(ranked, levels)
+    return values[:, ::-1].sum(axis=1) / len(levels), _no_relevant(ranked)
+
+
+DEFAULT_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 # ---- trec_eval's gain measures and utility -------------------------------
 # The whole-ranking ones (all but rbp) are cut at the retrieved items: every
 # tie group lies inside the cut. Per row, in plain Python over the groups.
@@ -607,7 +761,9 @@ FORMULAS = {
     "map": average_precision,
     "dcg": dcg,
     "ndcg": ndcg,
-    "r_precision": recall,
+    "r_precision": r_precision,
+    "interpolated_precision": interpolated_precision,
+    "eleven_point_precision": eleven_point_precision,
     "rbp": rbp,
     "utility": utility,
     "binary_g": binary_g,
@@ -706,7 +862,11 @@ def reference_values(metric, y_true, y_score, *, k, params, ignore_ties, thresho
         cut = np.full(n, min(m, k or m))
         nominal = k or m
     elif info.cut_is_n_relevant:
-        cut = np.minimum(n_rel, m)
+        multiple = params.get("multiple", 1.0)
+        nominal = (multiple * n_rel + 0.9).astype(np.int64)
+        cut = np.minimum(nominal, m)
+    elif info.row_cut == "whole":
+        cut = np.full(n, m)
         nominal = cut
     else:  # the retrieved items: scores above -inf
         cut = np.count_nonzero(np.asarray(y_score) > -np.inf, axis=1)

@@ -23,9 +23,10 @@ SHARED = ["map", "Rprec", "recip_rank", "P", "recall", "ndcg", "ndcg_cut",
           "set_recall", "set_map", "set_F", "runid", "num_q", "num_ret",
           "num_rel", "num_rel_ret", "gm_map", "bpref", "relstring", "infAP",
           "gm_bpref", "num_nonrel_judged_ret", "unj", "utility", "binG", "G",
-          "ndcg_rel", "Rndcg", "rbp", "rbp_resid"]  # fmt: skip
+          "ndcg_rel", "Rndcg", "rbp", "rbp_resid", "Rprec_mult",
+          "iprec_at_recall", "11pt_avg"]  # fmt: skip
 # Lines of each regression file printed for those measures (of 387).
-SHARED_LINES = 299
+SHARED_LINES = 387
 
 
 def trec_file(name):
@@ -104,6 +105,18 @@ def test_regression_output_with_explicit_names(capsys):
     assert out2 == renamed
 
 
+def test_real_parameter_families_named_one_by_one(capsys):
+    """Rprec_mult_0.2 and Rprec_mult.1.4,2: trec_eval's lines for those
+    values, labelled as trec_eval labels them (%3.2f)."""
+    status, out, _ = run_main(
+        capsys, "-q", "-m", "Rprec_mult_0.2", "-m", "Rprec_mult.1.4,2",
+        trec_file("qrels.test"), trec_file("results.test"),
+    )  # fmt: skip
+    assert status == 0
+    names = {"Rprec_mult_0.20", "Rprec_mult_1.40", "Rprec_mult_2.00"}
+    assert out.splitlines(keepends=True) == shared_lines("out.test.aq", names)
+
+
 def test_tie_modes_on_regression_files(capsys):
     """results.test has tied scores: '--ties average' moves one value of
     out.test.aql (ndcg_cut_100, topic 301), every other line stays."""
@@ -164,7 +177,12 @@ TREC_MEASURES = ["P_1", "P_5", "P_20", "recall_5", "recall_30", "ndcg_cut_3",
                  "relative_P_30", "set_P", "set_recall", "set_relative_P",
                  "set_map", "set_F", "bpref", "infAP", "num_ret", "num_rel",
                  "num_rel_ret", "utility", "binG", "G", "ndcg_rel",
-                 "Rndcg"]  # fmt: skip
+                 "Rndcg", "Rprec_mult_0.20", "Rprec_mult_0.60",
+                 "Rprec_mult_1.40", "Rprec_mult_2.00", "iprec_at_recall_0.00",
+                 "iprec_at_recall_0.50", "iprec_at_recall_1.00"]  # fmt: skip
+# (pytrec_eval bundles trec_eval 9, whose recall points (long)(x R + 0.9)
+# equal 10.0's lround(x R) at the levels 0, 0.5 and 1 for every R; the other
+# levels and 11pt_avg are checked against trec_eval_reference below.)
 
 
 def pytrec(qrels, run, level):
@@ -210,6 +228,30 @@ def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
     assert out.splitlines() == expected
 
 
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_real_parameter_families_agree_with_trec_eval_reference(
+    tmp_path, capsys, seed, level
+):
+    """iprec_at_recall, Rprec_mult and 11pt_avg with parameters, as trec_eval
+    10.0 prints them (the port in trec_eval_reference), line for line."""
+    ref = pytest.importorskip("trec_eval_reference")
+    qrels, run = generated(seed)
+    measures = ["iprec_at_recall.0.1,0.25,0.3,0.6,0.7,0.9", "Rprec_mult.0.3,1.7",
+                "11pt_avg.0.0,0.1,0.3,0.35,1.0"]  # fmt: skip
+    expected = ref.trec_eval_lines(
+        qrels, run, "sys", measures, query_flag=True, relevance_level=level,
+        missing_topics="skip",
+    )  # fmt: skip
+    qrels_path, run_path = write_trec(tmp_path, qrels, run)
+    args = [a for m in measures for a in ("-m", m)]
+    status, out, _ = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
+                              run_path)  # fmt: skip
+    assert status == 0
+    assert out.splitlines() == [line.rstrip("\n") for line in expected]
+    assert len(expected) == 9 * 11  # 9 measures, 10 queries and 'all'
+
+
 def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
     """-c: queries judged but missing from the run count as 0 in the mean
     and get their own (0) lines, as in trec_eval."""
@@ -252,6 +294,16 @@ def test_complete_averages_over_all_judged_queries(tmp_path, capsys):
         ("ndcg", [("ndcg", "ndcg", None)]),
         ("mrr@10", [("mrr@10", "mrr", 10)]),
         ("f1@3", [("f1@3", "f1", 3)]),
+        ("Rprec_mult.0.5,2", [("Rprec_mult_0.50", "r_precision", None),
+                              ("Rprec_mult_2.00", "r_precision", None)]),
+        ("Rprec_mult_0.2", [("Rprec_mult_0.20", "r_precision", None)]),
+        ("iprec_at_recall.0.1,0.5", [
+            ("iprec_at_recall_0.10", "interpolated_precision", None),
+            ("iprec_at_recall_0.50", "interpolated_precision", None)]),
+        ("iprec_at_recall_0.3", [
+            ("iprec_at_recall_0.30", "interpolated_precision", None)]),
+        ("11pt_avg", [("11pt_avg", "eleven_point_precision", None)]),
+        ("11pt_avg.0.2,0.8", [("11pt_avg_0.2,0.8", "eleven_point_precision", None)]),
     ],
 )  # fmt: skip
 def test_parse_measure(text, expected):
@@ -262,7 +314,11 @@ def test_default_measures_and_recall_family():
     # trec_eval's official measures, those computed here, in its order.
     assert [m for m, _, _ in parse_measure("official")] == [
         "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map",
-        "gm_map", "Rprec", "bpref", "recip_rank", "P_5", "P_10", "P_15",
+        "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall_0.00",
+        "iprec_at_recall_0.10", "iprec_at_recall_0.20", "iprec_at_recall_0.30",
+        "iprec_at_recall_0.40", "iprec_at_recall_0.50", "iprec_at_recall_0.60",
+        "iprec_at_recall_0.70", "iprec_at_recall_0.80", "iprec_at_recall_0.90",
+        "iprec_at_recall_1.00", "P_5", "P_10", "P_15",
         "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000",
     ]  # fmt: skip
     assert len(parse_measure("recall")) == 9
@@ -272,7 +328,7 @@ def test_default_is_official(capsys):
     args = [trec_file("qrels.test"), trec_file("results.test")]
     _, default, _ = run_main(capsys, *args)
     _, official, _ = run_main(capsys, "-m", "official", *args)
-    assert default == official and len(default.splitlines()) == 19
+    assert default == official and len(default.splitlines()) == 30
 
 
 def test_output_layout_and_labels(tmp_path, capsys):
@@ -329,6 +385,12 @@ def test_ties_flag(tmp_path, capsys):
         ("yaap", "trec_eval's names work too: P_<k>"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
         ("ndcg.1=0", "only trec_eval's cut-off measures"),
+        ("Rprec.0.5", "only trec_eval's cut-off measures"),
+        ("Rprec_mult.0.5,x", "Bad parameters in measure 'Rprec_mult.0.5,x'"),
+        ("Rprec_mult.0", "multiple must be > 0.0"),
+        ("iprec_at_recall.1.5", "recall_level must be <= 1.0"),
+        ("11pt_avg.0.5,2", "recall_levels[1] must be <= 1.0"),
+        ("iprec_at_recall.x", "Bad parameters in measure 'iprec_at_recall.x'"),
         ("recall", None),
     ],
 )

@@ -202,6 +202,8 @@ def brute_force(relevant, ranked, k):
         "dcg": dcg,
         "ndcg": dcg / idcg if idcg > 0 else np.nan,
         "r_precision": sum(rp_hits) / n_rel if n_rel else np.nan,
+        "interpolated_precision": _iprec(grades, ranked, 0.0),
+        "eleven_point_precision": sum(_iprec(grades, ranked, x) for x in LEVELS) / 11,
         "err": _err(rel),
         **_gain_measures(grades, ranked, k),
     }
@@ -223,6 +225,21 @@ def _gain_measures(grades, ranked, k):
         "ndcg_rel": trec_eval_reference.ndcg_rel(rr, None),
         "normalized_gain": trec_eval_reference.G(rr, None),
     }
+
+
+LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def _iprec(grades, ranked, level):
+    """Interpolated precision (trec_eval 10.0): the best precision at or
+    after the c-th relevant item, c = round(level |R|), half up; 0 if fewer
+    than c are ranked."""
+    n_rel = sum(g > 0 for g in grades.values())
+    c = math.floor(level * n_rel + 0.5)
+    ranks = [r + 1 for r, i in enumerate(ranked) if grades.get(i, 0) > 0]
+    if c > len(ranks):
+        return 0.0
+    return max((i / r for i, r in enumerate(ranks, 1) if i >= max(c, 1)), default=0.0)
 
 
 def _err(grades_in_order, g_max=4):

@@ -34,6 +34,9 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int64_t col
         double log_base
         double beta
+        double level
+        const double* levels
+        int64_t n_levels
         double p
         double u_tp
         double u_fp
@@ -109,6 +112,8 @@ NDCG = 7
 FBETA = 8
 RELATIVE_PRECISION = 9
 SET_AVERAGE_PRECISION = 10
+IPREC = 30
+ELEVEN_PT = 31
 # Measures that read judgments (negative grades: not judged).
 BPREF = 60
 INFERRED_AP = 61
@@ -181,6 +186,9 @@ cdef vector[Request] _requests(requests) except *:
         r.col = row["col"]
         r.log_base = row["log_base"]
         r.beta = row["beta"]
+        r.level = row["level"]
+        r.levels = <const double*> <size_t> row["levels"]
+        r.n_levels = row["n_levels"]
         r.p = row["p"]
         r.u_tp = row["u_tp"]
         r.u_fp = row["u_fp"]
@@ -362,6 +370,9 @@ REQUEST_DTYPE = np.dtype([
     ("col", np.int64),
     ("log_base", np.float64),
     ("beta", np.float64),
+    ("level", np.float64),
+    ("levels", np.uint64),  # address of ELEVEN_PT's float64 levels
+    ("n_levels", np.int64),
     ("p", np.float64),
     ("u_tp", np.float64),
     ("u_fp", np.float64),

@@ -108,14 +108,36 @@ def check_params(metric, params):
         value = params.get(p.name, p.default)
         if p.choices is not None:
             value = check_option(value, p.name, p.choices)
+        elif p.sequence:
+            value = _check_reals(value, p)
         elif value is None and p.none_ok:
             pass
         else:
-            value = check_real(value, p.name, low=p.low, low_inclusive=p.low_inclusive)
-            if p.high is not None and not value < p.high:
-                raise ValueError(f"{p.name} must be < {p.high}; got {value}.")
+            value = _check_one_real(value, p.name, p)
         out[p.name] = value
     return out
+
+
+def _check_one_real(value, name, p):
+    value = check_real(value, name, low=p.low, low_inclusive=p.low_inclusive)
+    if p.high is not None and (
+        value > p.high or (value == p.high and not p.high_inclusive)
+    ):
+        op = "<=" if p.high_inclusive else "<"
+        raise ValueError(f"{name} must be {op} {p.high}; got {value}.")
+    return value
+
+
+def _check_reals(value, p):
+    """A non-empty sequence of real numbers within the parameter's bounds."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise TypeError(
+            f"{p.name} must be a non-empty sequence of real numbers; got "
+            f"{type(value).__name__}."
+        )
+    if len(value) == 0:
+        raise ValueError(f"{p.name} must not be empty.")
+    return tuple(_check_one_real(v, f"{p.name}[{i}]", p) for i, v in enumerate(value))
 
 
 def is_default_param(name, value):

@@ -135,6 +135,14 @@ _DENOMINATORS = {
 }
 
 
+# Where a metric without k cuts each row (Metric.row_cut): the kernel's depth.
+_ROW_CUTS = {
+    "n_relevant": _kernel.K_NREL,
+    "n_retrieved": _kernel.K_NRET,
+    "whole": _kernel.K_WHOLE,
+}
+
+
 @dataclass(frozen=True)
 class Compiled:
     """Requests as a kernel array, with their output columns.
@@ -146,11 +154,15 @@ class Compiled:
         Output columns of all the requests.
     columns : list of slice
         Each request's output columns (one, or ``k`` for a curve).
+    held : tuple of ndarray
+        Arrays the kernel reads through an address in ``array`` (the recall
+        levels of 11-point precision), kept alive with it.
     """
 
     array: np.ndarray
     n_cols: int
     columns: list
+    held: tuple = ()
 
 
 # utility's coefficients -> the kernel's u_tp, u_fp, u_fn, u_tn.
@@ -165,13 +177,13 @@ _UTILITY_DEFAULTS = {
 def compile_requests(requests, n_items):
     """The kernel's request array; curves without ``k`` span ``n_items``."""
     array = np.zeros(len(requests), dtype=_kernel.REQUEST_DTYPE)
-    columns, col = [], 0
+    columns, col, held = [], 0, []
     for row, request in zip(array, requests):
         metric, options = request.metric, request.options
         if request.curve:
             k = request.k or n_items
         elif not metric.needs_k:
-            k = _kernel.K_NREL if metric.cut_is_n_relevant else _kernel.K_NRET
+            k = _ROW_CUTS[metric.row_cut]
         else:
             k = request.k or _kernel.K_WHOLE
         width = k if request.curve else 1
@@ -183,6 +195,12 @@ def compile_requests(requests, n_items):
         row["col"] = col
         row["log_base"] = options.get("log_base", 2)
         row["beta"] = options.get("beta", 1.0)
+        row["level"] = options.get("multiple", options.get("recall_level", 1.0))
+        if "recall_levels" in options:
+            levels = np.ascontiguousarray(options["recall_levels"], dtype=np.float64)
+            held.append(levels)
+            row["levels"] = levels.ctypes.data
+            row["n_levels"] = levels.size
         row["p"] = options.get("p", 0.9)
         for coefficient, default in _UTILITY_DEFAULTS.items():
             row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
@@ -190,7 +208,7 @@ def compile_requests(requests, n_items):
         row["max_grade"] = np.nan if max_grade is None else max_grade
         columns.append(slice(col, col + width))
         col += width
-    return Compiled(array, col, columns)
+    return Compiled(array, col, columns, tuple(held))
 
 
 # --------------------------------------------------------------------------

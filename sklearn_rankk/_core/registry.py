@@ -36,11 +36,18 @@ class Param:
     choices : tuple or None
         The accepted values, if it is an option.
     low : float or None
-        If a real number: the value must be larger than ``low``.
+        If a real number: the value must be larger than ``low`` (or equal,
+        with ``low_inclusive``).
     low_inclusive : bool
         Whether ``low`` itself is accepted.
     none_ok : bool
         Whether None is accepted besides a real number.
+    high : float or None
+        If a real number: the value must be below ``high`` (or equal, with
+        ``high_inclusive``).
+    sequence : bool
+        Whether the value is a non-empty sequence of such real numbers (a
+        tuple of floats once validated).
     doc : str
         Its numpydoc entry (type line and description).
     """
@@ -52,6 +59,8 @@ class Param:
     low_inclusive: bool = False
     doc: str = ""
     high: float | None = None  # if a real number: the value must be below it
+    high_inclusive: bool = False  # or equal to it
+    sequence: bool = False
     none_ok: bool = False
 
 
@@ -96,6 +105,47 @@ BETA = Param(
         ``fbeta_score``: recall counts ``beta`` times as much as precision
         (``beta=1``: F1; ``beta=0``: precision). trec_eval's ``set_F.x``
         weights by ``x = beta**2``.""",
+)
+
+MULTIPLE = Param(
+    "multiple",
+    1.0,
+    low=0.0,
+    doc="""\
+    multiple : float, default=1.0
+        Cut each sample at this multiple of its |R|: at rank
+        ``c = floor(multiple * |R| + 0.9)``, trec_eval's ``Rprec_mult_x``
+        (precision at c, ranks past the end of the row counting as not
+        relevant). At 1.0, c = |R| and the value is R-precision.""",
+)
+
+RECALL_LEVEL = Param(
+    "recall_level",
+    0.0,
+    low=0.0,
+    low_inclusive=True,
+    high=1.0,
+    high_inclusive=True,
+    doc="""\
+    recall_level : float, default=0.0
+        Recall level x in [0, 1]: the value is the interpolated precision at
+        ``c = round(x * |R|)`` relevant items (halves away from zero, trec_eval
+        10.0's ``iprec_at_recall_x``). The default, 0, is the best precision
+        reached at any relevant rank ("initial precision", trec_eval's
+        ``iprec_at_recall_0.00``), the same for every |R|.""",
+)
+RECALL_LEVELS = Param(
+    "recall_levels",
+    (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    low=0.0,
+    low_inclusive=True,
+    high=1.0,
+    high_inclusive=True,
+    sequence=True,
+    doc="""\
+    recall_levels : sequence of float, default=(0.0, 0.1, ..., 1.0)
+        The recall levels in [0, 1] whose interpolated precisions are
+        averaged (trec_eval's ``11pt_avg`` and its 11 default levels).""",
 )
 
 MAX_GRADE = Param(
@@ -156,6 +206,9 @@ PARAMS = {
         BETA,
         PERSISTENCE,
         *UTILITY_WEIGHTS,
+        MULTIPLE,
+        RECALL_LEVEL,
+        RECALL_LEVELS,
         MAX_GRADE,
     )
 }
@@ -180,10 +233,10 @@ class Metric:
     needs_k : bool
         Whether the metric has a cut-off ``k`` (False: R-precision and the
         set measures, cut at each row's own depth, see ``row_cut``).
-    row_cut : {"n_relevant", "n_retrieved"}
+    row_cut : {"n_relevant", "n_retrieved", "whole"}
         Without ``k``, where each row is cut: at its number of relevant
-        items (R-precision) or of retrieved items, those with a score above
-        ``-inf`` (the set measures).
+        items (R-precision), of retrieved items, those with a score above
+        ``-inf`` (the set measures), or nowhere (interpolated precision).
     allow_k_none : bool
         Whether ``k=None`` (the whole ranking) is accepted.
     graded : bool
@@ -234,6 +287,17 @@ class Metric:
         trec_eval's name of the metric over the whole ranking.
     trec_eval_cutoffs : tuple of int
         trec_eval's cut-offs when the cut-off family is named alone.
+    trec_eval_family : str or None
+        trec_eval's name of the metric's family with a real parameter
+        (``"Rprec_mult"`` for ``Rprec_mult_0.20``): each value sets the
+        keyword ``trec_eval_param``; the family named alone takes
+        ``trec_eval_values``.
+    trec_eval_param : str or None
+        The keyword parameter that trec_eval's parameters set: one value per
+        measure of ``trec_eval_family``, or, for ``trec_eval_whole`` without a
+        family, the tuple of values of ``<name>.<v1>,<v2>,...``.
+    trec_eval_values : tuple of float
+        The values of ``trec_eval_family`` named alone.
     trec_eval_level_gate : bool
         Whether trec_eval gives 0 on a query without a document at ``-l``'s
         level although the measure itself reads every positive grade
@@ -267,6 +331,9 @@ class Metric:
     trec_eval_cutoff: str | None = None
     trec_eval_whole: str | None = None
     trec_eval_cutoffs: tuple = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    trec_eval_family: str | None = None
+    trec_eval_param: str | None = None
+    trec_eval_values: tuple = ()
     trec_eval_level_gate: bool = False
     aliases: tuple = ()
     summary: str = ""
@@ -281,7 +348,9 @@ class Metric:
     @property
     def cut_note(self):
         """Where a metric without ``k`` cuts each row, for tables."""
-        return "|R|" if self.row_cut == "n_relevant" else "retrieved items"
+        return {"n_relevant": "|R|", "n_retrieved": "retrieved items"}.get(
+            self.row_cut, "all items"
+        )
 
     @property
     def param_names(self):
@@ -570,22 +639,97 @@ _ENTRIES = (
         name="r_precision",
         function_name="r_precision_score",
         label="R-precision",
-        # Recall (= precision) at the cut-off |R| of each row.
-        formula=_kernel.RECALL,
+        # Precision at the cut-off multiple * |R| of each row (= recall at 1).
+        formula=_kernel.PRECISION,
         needs_k=False,
+        params=(MULTIPLE,),
         perfect_is_one=True,
         trec_eval_whole="Rprec",
+        trec_eval_family="Rprec_mult",
+        trec_eval_param="multiple",
+        trec_eval_values=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
         summary="""\
     R-precision: precision at rank |R|, the number of relevant items.
 
     ``R-precision = P@|R| = R@|R|``, with |R| taken per sample (trec_eval's
-    ``Rprec``). It has no ``k``.""",
+    ``Rprec``). It has no ``k``. With ``multiple``, precision at rank
+    ``c = floor(multiple * |R| + 0.9)`` (trec_eval's ``Rprec_mult``), also
+    when c exceeds the row's length or its retrieved items. Linear in the
+    number of relevant items in the top c, so the exact expectation under
+    ties is the formula at its expected value.""",
         undefined_doc=_NO_RELEVANT,
         examples=_EXAMPLE_DATA
         + """
     >>> from sklearn_rankk import r_precision_score
     >>> r_precision_score(y_true, y_score)
-    0.25""",
+    0.25
+    >>> r_precision_score(y_true, y_score, multiple=0.5)
+    0.5""",
+    ),
+    Metric(
+        name="interpolated_precision",
+        function_name="interpolated_precision_score",
+        label="Interpolated precision",
+        formula=_kernel.IPREC,
+        needs_k=False,
+        row_cut="whole",
+        params=(RECALL_LEVEL,),
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_family="iprec_at_recall",
+        trec_eval_param="recall_level",
+        trec_eval_values=RECALL_LEVELS.default,
+        summary="""\
+    Interpolated precision at a recall level (trec_eval's iprec_at_recall).
+
+    The best precision at or after the rank where recall first reaches
+    ``recall_level``: with ``c = round(recall_level * |R|)`` (halves away
+    from zero, trec_eval 10.0), the largest ``i / rank_i`` over the relevant
+    items ``i >= max(c, 1)``, ``rank_i`` the rank of the i-th relevant item;
+    0 if fewer than ``c`` relevant items are retrieved (relevant items with
+    score ``-inf`` count in |R| only). It reads the whole ranking: no ``k``.
+
+    Under ties the value is the exact expectation over the orderings of the
+    tied items: the tie groups are independent, and the expected maximum is
+    an integral of the product of the groups' distribution functions, each
+    computed by a lattice-path recurrence over its (position, relevant
+    count) band (see the user guide for the method and its cost).""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import interpolated_precision_score
+    >>> interpolated_precision_score(y_true, y_score, average=None)
+    array([1.  , 0.25])
+    >>> interpolated_precision_score(y_true, y_score, recall_level=1.0, average=None)
+    array([0.5 , 0.25])""",
+    ),
+    Metric(
+        name="eleven_point_precision",
+        function_name="eleven_point_precision_score",
+        label="11-point precision",
+        formula=_kernel.ELEVEN_PT,
+        needs_k=False,
+        row_cut="whole",
+        params=(RECALL_LEVELS,),
+        perfect_is_one=True,
+        in_default_report=False,
+        trec_eval_whole="11pt_avg",
+        trec_eval_param="recall_levels",
+        summary="""\
+    11-point interpolated average precision (trec_eval's 11pt_avg).
+
+    The mean of :func:`interpolated_precision_score` over ``recall_levels``
+    (by default 0.0, 0.1, ..., 1.0). Linear in the interpolated precisions,
+    so its exact expectation under ties is the mean of theirs. It reads the
+    whole ranking: no ``k``.""",
+        undefined_doc=_NO_RELEVANT,
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import eleven_point_precision_score
+    >>> eleven_point_precision_score(y_true, y_score, average=None)
+    array([0.86363636, 0.25      ])
+    >>> eleven_point_precision_score(y_true, y_score, recall_levels=[0.0, 1.0])
+    0.5""",
     ),
     Metric(
         name="set_precision",
@@ -1103,6 +1247,10 @@ TREC_EVAL_NAMES = {
     **{m.trec_eval_whole: (m, False) for m in _ENTRIES if m.trec_eval_whole},
 }
 
+#: trec_eval's families with a real parameter (``Rprec_mult``,
+#: ``iprec_at_recall``) -> metric: ``<family>_<x>`` is the metric with its
+#: ``trec_eval_param`` set to x.
+TREC_EVAL_FAMILIES = {m.trec_eval_family: m for m in _ENTRIES if m.trec_eval_family}
 #: trec_eval's measures in the order it prints them (``te_trec_measures`` of
 #: its measures.c), those of its ``all_trec`` nickname.
 TREC_EVAL_ORDER = (
@@ -1128,6 +1276,7 @@ TREC_EVAL_GEOMETRIC = {"gm_map": METRICS["map"], "gm_bpref": METRICS["bpref"]}
 
 _TREC_EVAL_KNOWN = {
     *TREC_EVAL_NAMES,
+    *TREC_EVAL_FAMILIES,
     *TREC_EVAL_COUNTS,
     *TREC_EVAL_SUMMARY,
     TREC_EVAL_RELSTRING,

@@ -21,6 +21,7 @@ import numpy as np
 from .._core import engine
 from .._core.registry import (
     TREC_EVAL_COUNTS,
+    TREC_EVAL_FAMILIES,
     TREC_EVAL_GEOMETRIC,
     TREC_EVAL_NAMES,
     TREC_EVAL_NICKNAMES,
@@ -38,6 +39,16 @@ from .trec import trec_rows
 _CUTOFF = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if cut}
 _WHOLE = {name: m for name, (m, cut) in TREC_EVAL_NAMES.items() if not cut}
 _TREC_CUT_NAME = re.compile(rf"({'|'.join(_CUTOFF)})_([1-9][0-9]*)")
+# trec_eval's families with a real parameter (Rprec_mult_0.20, ...) and its
+# whole measures that take parameters (11pt_avg.0.1,0.5: the recall levels).
+_REAL = r"[0-9]*\.?[0-9]+"
+_FAMILY = TREC_EVAL_FAMILIES
+_WHOLE_PARAM = {
+    name: m
+    for name, m in _WHOLE.items()
+    if m.trec_eval_param and not m.trec_eval_family
+}
+_TREC_FAMILY_NAME = re.compile(rf"({'|'.join(_FAMILY)})_({_REAL})")
 _ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
 # The exit status of a tool killed by SIGPIPE, as a shell reports it.
 _CLOSED_PIPE = 128 + 13
@@ -45,7 +56,13 @@ _CLOSED_PIPE = 128 + 13
 TREC_FORMS = (
     f"{', '.join(f'{name}_<k>' for name in _CUTOFF)}, {', '.join(_WHOLE)}; "
     f"'<family>.<k1>,<k2>,...' and a family alone ({', '.join(_CUTOFF)}: "
-    f"trec_eval's default cut-offs); the nicknames "
+    f"trec_eval's default cut-offs); "
+    f"{', '.join(f'{name}_<x>' for name in _FAMILY)} and "
+    f"'<family>.<x1>,<x2>,...' (x a real number; alone: trec_eval's "
+    f"defaults; printed as {', '.join(f'{name}_%3.2f' for name in _FAMILY)}); "
+    f"{', '.join(f'{name}.<x1>,<x2>,...' for name in _WHOLE_PARAM)} (setting "
+    f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}; printed "
+    f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
     f"{', '.join(TREC_EVAL_COUNTS + TREC_EVAL_SUMMARY)}, "
     f"{', '.join(TREC_EVAL_GEOMETRIC)} and {TREC_EVAL_RELSTRING}[.<length>]; "
@@ -135,10 +152,54 @@ def _parse(text, explicit=None):
         return [_Column(text, "summary")]
     if text in TREC_EVAL_GEOMETRIC:
         return [_Column(text, "gm", engine.make_request(TREC_EVAL_GEOMETRIC[text]))]
+    real = _parse_real_params(text)
+    if real is not None:
+        return real
     return [
         _Column(label, "metric", engine.make_request(metric, k))
         for label, metric, k in _parse_metric(text)
     ]
+
+
+def _reals(text, params):
+    """trec_eval's real parameters ``x1,x2,...``, checked."""
+    values = params.split(",")
+    if not all(re.fullmatch(_REAL, x) for x in values):
+        raise ValueError(
+            f"Bad parameters in measure {text!r}: expected real numbers "
+            f"separated by commas, e.g. {text.partition('.')[0]}.0.2,0.5."
+        )
+    return [float(x) for x in values]
+
+
+def _with_param(text, label, metric, value):
+    """The column of ``metric`` with its trec_eval parameter set to value."""
+    params = {metric.trec_eval_param: value}
+    try:
+        engine.check_params(metric, params)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"Measure {text!r}: {exc}") from None
+    return _Column(label, "metric", engine.make_request(metric, None, params))
+
+
+def _parse_real_params(text):
+    """The columns of a name with real parameters, or None if it has none."""
+    family, dot, params = text.partition(".")
+    if family in _FAMILY and (dot or family == text):
+        metric = _FAMILY[family]
+        values = _reals(text, params) if dot else metric.trec_eval_values
+        return [_with_param(text, f"{family}_{x:3.2f}", metric, x) for x in values]
+    if family in _WHOLE_PARAM and dot:
+        # Labelled with the parameters as written, as trec_eval does
+        # (11pt_avg_0.0,0.5).
+        metric = _WHOLE_PARAM[family]
+        label = f"{family}_{params}"
+        return [_with_param(text, label, metric, tuple(_reals(text, params)))]
+    match = _TREC_FAMILY_NAME.fullmatch(text)
+    if match:
+        x = float(match[2])
+        return [_with_param(text, f"{match[1]}_{x:3.2f}", _FAMILY[match[1]], x)]
+    return None
 
 
 def _parse_metric(text):
@@ -148,7 +209,8 @@ def _parse_metric(text):
         if family not in _CUTOFF:
             raise ValueError(
                 f"Unknown measure {text!r}: only trec_eval's cut-off measures "
-                f"({', '.join(_CUTOFF)}) take parameters here."
+                f"({', '.join(_CUTOFF)}), {', '.join(_FAMILY)} and "
+                f"{', '.join(_WHOLE_PARAM) or 'no other'} take parameters here."
             )
         metric = _CUTOFF[family]
         cutoffs = params.split(",") if dot else metric.trec_eval_cutoffs
@@ -235,9 +297,12 @@ def _evaluate(qrels, run, measures, *, level, ties, complete):
                 ignore_ties=ignore_ties,
                 relevance_threshold=threshold,
             )
-            found.update(
-                zip(requests, engine.with_undefined(per_row, requests, 0.0).values())
+            # Keyed by position: requests of one metric with different own
+            # parameters (Rprec_mult_0.20, ...) share a scorer name.
+            filled = engine.with_undefined(
+                per_row, requests, 0.0, keys=list(range(len(requests)))
             )
+            found.update(zip(requests, filled.values()))
     # Measures that trec_eval sets to 0 on queries without a document at the
     # level, though they read every positive grade (Rndcg).
     gated = [r for r in found if r.metric.trec_eval_level_gate]
@@ -323,7 +388,8 @@ _EPILOG = _paragraphs(
     "measures (-m, repeatable): "
     + MEASURE_FORMS
     + " Default: trec_eval's official measures that are computed here (map, "
-    "Rprec, recip_rank, P). Each is printed as written, in the order given; "
+    "Rprec, recip_rank, iprec_at_recall, P). Each is printed as written, in "
+    "the order given; "
     "a family or nickname prints trec_eval's names (P_5, ...).",
     "relevance: binary measures count a document as relevant when its grade "
     "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
