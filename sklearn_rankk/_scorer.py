@@ -408,12 +408,6 @@ default=("decision_function", "predict_proba", "predict")
             f"make_ranking_scorer takes one of sklearn_rankk's metric functions; "
             f"got {score_func!r}. For other metrics use sklearn.metrics.make_scorer."
         )
-    if metric.diagnostic:
-        raise TypeError(
-            f"{metric.function_name} measures the judgments, not the ranking: it "
-            f"has no scorer (model selection would favour what the assessors "
-            f"happened to judge). Call it, or ask ranking_report for it."
-        )
     check_response_method(response_method)
     common, metric_params = _check_common(kwargs)
     if metric.needs_k:

@@ -163,7 +163,11 @@ def test_bounds(name, ignore_ties):
                 assert np.all(rows <= high + 1e-12)
 
 
-LOSSES = [n for n in ALL if not METRICS[n].greater_is_better]
+# The losses proper (fall-out); the diagnostics of the judgments are not
+# about the ranking (test_diagnostics_scorers_are_negated).
+LOSSES = [
+    n for n in ALL if not METRICS[n].greater_is_better and not METRICS[n].diagnostic
+]
 
 
 @pytest.mark.parametrize("name", LOSSES)

@@ -227,8 +227,6 @@ def _splits(n, rng):
 def _names():
     names = []
     for name, info in METRICS.items():
-        if info.diagnostic:  # no scorer, so no accumulator (scorer names)
-            continue
         name = info.scorer_prefix + name  # a loss's scorer: "neg_..."
         if not info.needs_k:
             names.append(name)

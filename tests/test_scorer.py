@@ -59,13 +59,7 @@ from sklearn_rankk._core.registry import METRICS
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 # The metrics with a cut-off k.
-# Metrics with a cut-off that have a scorer (the diagnostics of the
-# judgments have none: test_diagnostics_have_no_scorer).
-FUNCS = {
-    name: f
-    for name, f in ALL_FUNCS.items()
-    if METRICS[name].needs_k and not METRICS[name].diagnostic
-}
+FUNCS = {name: f for name, f in ALL_FUNCS.items() if METRICS[name].needs_k}
 K_NONE_OK = ["mrr", "map", "dcg", "ndcg"]
 NAMES = [
     "precision@2",
@@ -167,23 +161,25 @@ def test_every_metric_at_k_name(metric, k):
 @pytest.mark.parametrize(
     "name", [n for n, m in METRICS.items() if m.diagnostic], ids=str
 )
-def test_diagnostics_have_no_scorer(name):
-    """The unjudged fraction and RBP's residual measure the judgments: no
-    scorer (model selection would favour what the assessors judged)."""
+def test_diagnostics_scorers_are_negated(name):
+    """The unjudged fraction and RBP's residual measure the judgments (lower
+    is better): their scorer is "neg_...", as a loss's, so that
+    cross_validate reports them and model selection does not favour rankings
+    by what the assessors left unjudged."""
     metric = METRICS[name]
-    spelled = f"{name}@10" if metric.needs_k else name
-    with pytest.raises(ValueError, match="measures the judgments, not the ranking"):
-        get_scorer(spelled)
-    with pytest.raises(ValueError, match="measures the judgments"):
-        get_scorer(["ndcg@10", spelled])
-    with pytest.raises(TypeError, match="has no scorer"):
-        make_ranking_scorer(ALL_FUNCS[name])
-    assert all(not f.startswith(name) for f in get_scorer_names())
-    # ... but a report gives it.
-    y_true = np.array([[1, -1, 0], [0, 1, -1]])
-    y_score = np.array([[0.3, 0.2, 0.1], [0.1, 0.3, 0.2]])
-    report = sklearn_rankk.ranking_report(y_true, y_score, k=[2], metrics=[name])
-    assert report.to_dict()
+    at = "@2" if metric.needs_k else ""
+    y_true = np.array([[1, -1, 0], [0, 1, -1], [-2, 1, 0]])
+    y_score = np.array([[0.3, 0.2, 0.1], [0.1, 0.3, 0.2], [0.3, 0.2, 0.1]])
+    with pytest.raises(ValueError, match="diagnostic of the judgments"):
+        get_scorer(f"{name}{at}")
+    kwargs = {"k": 2} if metric.needs_k else {}
+    value = ALL_FUNCS[name](y_true, y_score, **kwargs)
+    assert value > 0
+    scorer = get_scorer(f"neg_{name}{at}")
+    assert scorer(_Scores(), y_score, y_true) == pytest.approx(-value, rel=1e-12)
+    made = make_ranking_scorer(ALL_FUNCS[name], **kwargs)
+    assert made(_Scores(), y_score, y_true) == pytest.approx(-value, rel=1e-12)
+    assert f"neg_{name}{'@<k>' if metric.needs_k else ''}" in get_scorer_names()
 
 
 @pytest.mark.parametrize("metric", K_NONE_OK)

@@ -271,14 +271,15 @@ class Metric:
         Whether :func:`~sklearn_rankk.ranking_report` shows it by default
         (F-beta does not: at its default beta it is F1).
     greater_is_better : bool
-        False for a loss (fall-out): its function ends in ``_loss``, and its
-        scorer, ``"neg_<name>@<k>"``, gives the negated value, which model
-        selection maximises (scikit-learn's convention).
+        False for a loss (fall-out: its function ends in ``_loss``) and for
+        the diagnostics: the scorer, ``"neg_<name>@<k>"``, gives the negated
+        value, which model selection maximises (scikit-learn's convention).
     diagnostic : bool
         Whether it measures the judgments rather than the ranking (the
-        unjudged fraction, RBP's residual): functions and reports give it,
-        but no scorer is made of it (model selection would favour rankings
-        by what their assessors happened to judge).
+        unjudged fraction, RBP's residual; lower is better: the other
+        measures rest on more judgments). Not a ``*_score`` nor a loss; its
+        scorer is negated, as a loss's, for ``cross_validate`` to report it
+        beside the scores.
     undefined_when : str
         The rows where ``zero_division`` applies, in words (messages).
     trec_eval_cutoff : str or None
@@ -992,6 +993,7 @@ _ENTRIES = (
         name="unjudged",
         function_name="unjudged_fraction_at_k",
         diagnostic=True,
+        greater_is_better=False,
         label="Unjudged",
         formula=_kernel.UNJUDGED,
         reads_judgments=True,
@@ -1020,6 +1022,7 @@ _ENTRIES = (
         name="rbp_residual",
         function_name="rank_biased_precision_residual",
         diagnostic=True,
+        greater_is_better=False,
         label="RBP residual",
         formula=_kernel.RBP_RESIDUAL,
         reads_judgments=True,
@@ -1317,7 +1320,7 @@ def scorer_name_forms(signed=False):
     def spell(m):
         return m.scorer_prefix + m.name if signed else m.name
 
-    entries = [m for m in _ENTRIES if not (signed and m.diagnostic)]
+    entries = list(_ENTRIES)
     with_k = [f"{spell(m)}@<k>" for m in entries if m.needs_k]
     alone = [spell(m) for m in entries if m.allow_k_none]
     return with_k + alone + [spell(m) for m in entries if not m.needs_k]
@@ -1342,20 +1345,18 @@ def parse_scorer_name(name, signed=False):
             base = None
     elif signed and base in METRICS and not METRICS[base].greater_is_better:
         loss = METRICS[base]
-        at = "" if match["k"] is None else f"@{match['k']}"
+        if match["k"] is not None:
+            at = f"@{match['k']}"
+        else:
+            at = "@10" if loss.needs_k and not loss.allow_k_none else ""
+        kind = "a diagnostic of the judgments" if loss.diagnostic else "a loss"
         raise ValueError(
-            f"{loss.name} is a loss (lower is better): its scorer is "
-            f"'neg_{loss.name}{at or '@10'}', the negated value, which model "
+            f"{loss.name} is {kind} (lower is better): its scorer is "
+            f"'neg_{loss.name}{at}', the negated value, which model "
             f"selection maximises. {loss.function_name} and ranking_report give "
             f"the value itself."
         )
     metric = METRICS.get(base) if base else None
-    if signed and metric is not None and metric.diagnostic:
-        raise ValueError(
-            f"{metric.name} measures the judgments, not the ranking: it has no "
-            f"scorer (model selection would favour what the assessors happened "
-            f"to judge). {metric.function_name} and ranking_report give it."
-        )
     if metric is not None:
         if match["k"] is None:
             if metric.allow_k_none or not metric.needs_k:
