@@ -302,6 +302,14 @@ def ranking_report(
     log_base=2,
     beta=1.0,
     max_grade=4,
+    p=0.9,
+    multiple=1.0,
+    recall_level=0.0,
+    recall_levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    tp_weight=1.0,
+    fp_weight=-1.0,
+    fn_weight=0.0,
+    tn_weight=0.0,
 ):
     """Every requested metric at every requested cut-off, from one pass.
 
@@ -354,6 +362,18 @@ array-like of shape (n_samples,)
     max_grade : float or None, default=4
         The top of the grade scale of ERR, as in :func:`err_at_k_score`
         (None: each row's largest grade).
+    p : float, default=0.9
+        Persistence of rank-biased precision and its residual, as in
+        :func:`rank_biased_precision_score`.
+    multiple : float, default=1.0
+        R-precision's cut-off as a multiple of |R|, as in
+        :func:`r_precision_score`.
+    recall_level : float, default=0.0
+        The recall level of :func:`interpolated_precision_score`.
+    recall_levels : tuple of float, default=(0.0, 0.1, ..., 1.0)
+        The recall levels of :func:`eleven_point_precision_score`.
+    tp_weight, fp_weight, fn_weight, tn_weight : float, default=(1, -1, 0, 0)
+        The coefficients of :func:`utility_score`.
 
     Returns
     -------
@@ -412,6 +432,14 @@ array-like of shape (n_samples,)
         "log_base": log_base,
         "beta": beta,
         "max_grade": max_grade,
+        "p": p,
+        "multiple": multiple,
+        "recall_level": recall_level,
+        "recall_levels": recall_levels,
+        "tp_weight": tp_weight,
+        "fp_weight": fp_weight,
+        "fn_weight": fn_weight,
+        "tn_weight": tn_weight,
     }
     wanted = {
         name: value

@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from helpers import FUNCS, fill_undefined, oracle, random_case
 from sklearn.exceptions import UndefinedMetricWarning
 
+import sklearn_rankk
 from sklearn_rankk import (
     PrecisionRecallAtK,
     RankingReport,
@@ -525,3 +526,33 @@ def test_fbeta_in_a_report_only_when_asked_with_its_beta():
     assert FUNCS["fbeta"](y_true, y_score, k=2, beta=0.0, zero_division=0.0) == (
         pytest.approx(FUNCS["precision"](y_true, y_score, k=2, zero_division=0.0))
     )
+
+
+def test_parameters_of_the_trec_eval_measures_reach_their_columns():
+    """p, multiple, recall_level(s) and utility's weights: each report column
+    equals its function with the same parameter (rows with ties included)."""
+    rng = np.random.default_rng(11)
+    y_true = rng.integers(0, 3, size=(12, 9)) * (rng.random((12, 9)) < 0.5)
+    y_score = rng.integers(0, 4, size=(12, 9)).astype(float)
+    params = {
+        "rbp": ("rank_biased_precision_score", {"p": 0.6}),
+        "r_precision": ("r_precision_score", {"multiple": 1.6}),
+        "interpolated_precision": (
+            "interpolated_precision_score",
+            {"recall_level": 0.4},
+        ),
+        "eleven_point_precision": (
+            "eleven_point_precision_score",
+            {"recall_levels": (0.0, 0.5, 1.0)},
+        ),
+        "utility": ("utility_score", {"fp_weight": -0.5, "fn_weight": -1.0}),
+    }
+    for name, (function, kwargs) in params.items():
+        report = sklearn_rankk.ranking_report(
+            y_true, y_score, k=[3], metrics=[name], zero_division=0.0, **kwargs
+        )
+        call = getattr(sklearn_rankk, function)
+        k = {"k": 3} if name == "rbp" else {}
+        want = call(y_true, y_score, zero_division=0.0, **k, **kwargs)
+        key = f"{name}@3" if name == "rbp" else name
+        assert report[key] == pytest.approx(want, rel=1e-12), name
