@@ -537,6 +537,7 @@ default=None
         log_base=2,
         beta=1.0,
         max_grade=4,
+        p=0.9,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -590,6 +591,9 @@ or array-like of shape (n_samples,)
         max_grade : float or None, default=4
             The top of the grade scale, for ``kind="err"`` (None: each
             row's largest grade), as in :func:`err_at_k_score`.
+        p : float, default=0.9
+            Persistence, for ``kind="rbp"``, as in
+            :func:`rank_biased_precision_score`.
         name : str, default=None
             Name of the curve in the legend; None shows the values alone.
         ax : matplotlib Axes, default=None
@@ -636,7 +640,7 @@ or array-like of shape (n_samples,)
         """
         _check_matplotlib_support(f"{cls.__name__}.from_predictions")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade, p
         )
         # One segment per query with qid, once for both curves.
         y_true, y_score, sample_weight, offsets, width = _grouped(
@@ -686,6 +690,7 @@ or array-like of shape (n_samples,)
         log_base=2,
         beta=1.0,
         max_grade=4,
+        p=0.9,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -739,6 +744,9 @@ default=("decision_function", "predict_proba", "predict")
         max_grade : float or None, default=4
             The top of the grade scale, for ``kind="err"`` (None: each
             row's largest grade), as in :func:`err_at_k_score`.
+        p : float, default=0.9
+            Persistence, for ``kind="rbp"``, as in
+            :func:`rank_biased_precision_score`.
         name : str, default=None
             Name in the legend; None uses the estimator's class name.
         ax : matplotlib Axes, default=None
@@ -789,7 +797,7 @@ default=("decision_function", "predict_proba", "predict")
         """
         _check_matplotlib_support(f"{cls.__name__}.from_estimator")
         _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade, p
         )
         check_response_method(response_method)
         y_true, y_score, labels = _estimator_scores(
@@ -811,6 +819,7 @@ default=("decision_function", "predict_proba", "predict")
             log_base=log_base,
             beta=beta,
             max_grade=max_grade,
+            p=p,
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
             curve_kwargs=curve_kwargs,
@@ -839,6 +848,7 @@ default=("decision_function", "predict_proba", "predict")
         log_base=2,
         beta=1.0,
         max_grade=4,
+        p=0.9,
         name=None,
         ax=None,
         curve_kwargs=None,
@@ -891,6 +901,9 @@ default=("decision_function", "predict_proba", "predict")
         max_grade : float or None, default=4
             The top of the grade scale, for ``kind="err"`` (None: each
             row's largest grade), as in :func:`err_at_k_score`.
+        p : float, default=0.9
+            Persistence, for ``kind="rbp"``, as in
+            :func:`rank_biased_precision_score`.
         name : str or list of str, default=None
             Name in the legend; None uses the estimator's class name. A list
             names each fold (with ``curve_kwargs`` a list).
@@ -936,7 +949,7 @@ array([0.816, 0.895, 0.922])]
         """
         _check_matplotlib_support(f"{cls.__name__}.from_cv_results")
         kind, k_max, zero_division, params = _check_options(
-            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+            kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade, p
         )
         check_response_method(response_method)
         estimators, tests = _check_cv_results(cv_results, X, y, sample_weight, qid)
@@ -989,7 +1002,7 @@ array([0.816, 0.895, 0.922])]
 
 
 def _check_options(
-    kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade
+    kind, k_max, zero_division, denominator, gain, log_base, beta, max_grade, p
 ):
     kind = _check_kind(kind)
     params = _check_metric_params(
@@ -1000,6 +1013,7 @@ def _check_options(
             "log_base": log_base,
             "beta": beta,
             "max_grade": max_grade,
+            "p": p,
         },
     )
     k_max = check_k(k_max, allow_none=True, metric="", name="k_max")

@@ -277,6 +277,13 @@ def test_options_reach_the_metrics():
     np.testing.assert_allclose(fbeta_display.values, expected, rtol=RTOL)
     with pytest.raises(TypeError, match="beta"):
         RankingCurveDisplay.from_predictions(y_true, y_score, kind="map", beta=2.0)
+    rbp_display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, kind="rbp", k_max=4, p=0.5
+    )
+    expected = [FUNCS["rbp"](y_true, y_score, k=k, p=0.5) for k in range(1, 5)]
+    np.testing.assert_allclose(rbp_display.values, expected, rtol=RTOL)
+    with pytest.raises(TypeError, match="p=0.5 does not apply"):
+        RankingCurveDisplay.from_predictions(y_true, y_score, kind="map", p=0.5)
 
 
 def test_k_max_none_and_past_the_row_length():
