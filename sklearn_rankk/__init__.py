@@ -8,13 +8,15 @@ rows, or the value of every row with ``average=None``.
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
 from ._core.ranking import num_threads, set_num_threads
-from ._display import RankingCurveDisplay
+from ._display import InterpolatedPrecisionRecallDisplay, RankingCurveDisplay
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
 from ._parallel.accumulator import RankingAccumulator
 from ._report import (
+    InterpolatedPrecisionRecall,
     PrecisionRecallAtK,
     RankingReport,
+    interpolated_precision_recall_curve,
     precision_recall_at_k_curve,
     ranking_report,
 )
@@ -37,6 +39,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "RankingAccumulator",
     "RankingCurveDisplay",
+    "InterpolatedPrecisionRecallDisplay",
     "MetricInterval",
     "ModelComparison",
     "PairedTestResult",
@@ -47,6 +50,8 @@ __all__ = [
     "precision_at_k_random_variance",
     "random_baseline_test",
     "PrecisionRecallAtK",
+    "InterpolatedPrecisionRecall",
+    "interpolated_precision_recall_curve",
     "RankingReport",
     "precision_recall_at_k_curve",
     "ranking_report",

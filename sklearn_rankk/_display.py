@@ -27,6 +27,7 @@ from ._core import engine
 from ._core.inputs import group_by_qid, n_items, random_ranking_scores
 from ._core.registry import METRICS, PRECISION_RECALL
 from ._core.validation import check_k, check_zero_division
+from ._report import interpolated_precision_recall_curve
 from ._scorer import (
     DEFAULT_RESPONSE_METHOD,
     check_response_method,
@@ -1257,3 +1258,258 @@ def _decorate(ax, kind, despine):
     if despine:
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
+
+
+class InterpolatedPrecisionRecallDisplay:
+    """The interpolated precision-recall curve: trec_eval's 11 points.
+
+    Interpolated precision against recall level (see
+    :func:`interpolated_precision_recall_curve`), the curve of the TREC
+    tradition; the legend gives its mean, the 11-point average
+    (:func:`eleven_point_precision_score`). Create it with
+    :meth:`from_predictions` or :meth:`from_estimator`, or from the arrays.
+
+    Parameters
+    ----------
+    precision : ndarray of shape (n_levels,)
+        Mean interpolated precision at each recall level.
+    recall : ndarray of shape (n_levels,)
+        The recall levels, increasing.
+    name : str, default=None
+        Name of the curve in the legend.
+
+    Attributes
+    ----------
+    line_ : matplotlib Line2D
+        The curve.
+    ax_ : matplotlib Axes
+        Axes with the curve.
+    figure_ : matplotlib Figure
+        Figure with the curve.
+
+    See Also
+    --------
+    interpolated_precision_recall_curve : The values.
+    RankingCurveDisplay : Metrics against the cut-off ``k``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from sklearn_rankk import InterpolatedPrecisionRecallDisplay
+    >>> y_true = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> y_score = np.array([[0.9, 0.8, 0.1, 0.3], [0.2, 0.1, 0.7, 0.4]])
+    >>> display = InterpolatedPrecisionRecallDisplay.from_predictions(
+    ...     y_true, y_score, name="model"
+    ... )
+    >>> display.precision[[0, 10]]
+    array([0.625, 0.375])
+    >>> [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    ['model (11-point average = 0.557)']
+    >>> plt.close("all")
+    """
+
+    def __init__(self, *, precision, recall, name=None):
+        self.precision = precision
+        self.recall = recall
+        self.name = name
+
+    def plot(self, ax=None, *, name=None, **kwargs):
+        """Plot the curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+        name : str, default=None
+            Name for the legend; None uses the display's ``name``.
+        **kwargs : dict
+            Keyword arguments of matplotlib's ``plot``.
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+            ``self``, with ``ax_``, ``figure_`` and ``line_`` set.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn_rankk import InterpolatedPrecisionRecallDisplay
+        >>> display = InterpolatedPrecisionRecallDisplay(
+        ...     precision=[1.0, 0.8, 0.5], recall=[0.0, 0.5, 1.0]
+        ... )
+        >>> display = display.plot(name="by hand")
+        >>> display.line_.get_ydata().tolist()
+        [1.0, 0.8, 0.5]
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support("InterpolatedPrecisionRecallDisplay.plot")
+        precision = np.asarray(self.precision, dtype=np.float64)
+        recall = np.asarray(self.recall, dtype=np.float64)
+        if precision.ndim != 1 or precision.shape != recall.shape or not recall.size:
+            raise ValueError(
+                f"precision and recall must be 1-D arrays of one shape; got "
+                f"{precision.shape} and {recall.shape}."
+            )
+        ax = _check_ax(ax)
+        self.ax_, self.figure_ = ax, ax.figure
+        name = self.name if name is None else name
+        summary = f"11-point average = {np.mean(precision):.3f}"
+        if recall.size != 11:
+            summary = f"mean over {recall.size} levels = {np.mean(precision):.3f}"
+        label = f"{name} ({summary})" if name is not None else summary
+        style = _style({"marker": "o", "markersize": 4, "label": label}, kwargs)
+        (self.line_,) = ax.plot(recall, precision, **style)
+        ax.set(
+            xlabel="Recall level",
+            ylabel="Interpolated precision",
+            xlim=(-0.02, 1.02),
+            ylim=(0.0, 1.02),
+        )
+        ax.legend(loc="lower left")
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        recall_levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+        sample_weight=None,
+        ignore_ties=False,
+        zero_division="warn",
+        relevance_threshold=0,
+        labels=None,
+        qid=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
+        """The curve of scores already computed.
+
+        Parameters
+        ----------
+        y_true : array-like or sparse matrix of shape (n_samples, n_items), \
+or array-like of shape (n_samples,)
+            Relevance, as for the metric functions (1-D: class labels).
+        y_score : array-like of shape (n_samples, n_items)
+            Scores; higher ranks first, ``-inf`` is not retrieved.
+        recall_levels : sequence of float, default=(0.0, 0.1, ..., 1.0)
+            The recall levels, each in [0, 1].
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample in the means.
+        ignore_ties : bool, default=False
+            Break ties as scikit-learn does (the later column first) instead
+            of averaging over them.
+        zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+            The value of rows with no relevant item.
+        relevance_threshold : float, default=0
+            An item is relevant when ``y_true > relevance_threshold``.
+        labels : array-like of shape (n_items,), default=None
+            Class of each column, with 1-D ``y_true``.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each document (flat learning-to-rank data).
+        name : str, default=None
+            Name of the curve in the legend.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+        **kwargs : dict
+            Keyword arguments of matplotlib's ``plot``.
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+            The display, plotted.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn_rankk import InterpolatedPrecisionRecallDisplay
+        >>> display = InterpolatedPrecisionRecallDisplay.from_predictions(
+        ...     [[1, 0, 1, 0]], [[0.9, 0.5, 0.3, 0.1]], recall_levels=[0.0, 1.0]
+        ... )
+        >>> display.precision.round(3)
+        array([1.   , 0.667])
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_predictions")
+        precision, recall = interpolated_precision_recall_curve(
+            y_true,
+            y_score,
+            recall_levels=recall_levels,
+            sample_weight=sample_weight,
+            ignore_ties=ignore_ties,
+            zero_division=zero_division,
+            relevance_threshold=relevance_threshold,
+            labels=labels,
+            qid=qid,
+        )
+        display = cls(precision=precision, recall=recall, name=name)
+        return display.plot(ax=ax, **kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        response_method=DEFAULT_RESPONSE_METHOD,
+        name=None,
+        qid=None,
+        **kwargs,
+    ):
+        """The curve of a fitted estimator on ``X``, scored as scorers score.
+
+        Parameters
+        ----------
+        estimator : estimator
+            A fitted classifier, multi-output model or ranker.
+        X : array-like
+            Input samples.
+        y : array-like
+            Relevance (2-D), class labels (1-D) or, with ``qid``, one grade
+            per document.
+        response_method : str or list of str, default="auto"
+            As in :func:`make_ranking_scorer`.
+        name : str, default=None
+            Name of the curve; None uses the estimator's class name.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each row of ``X`` (learning-to-rank data).
+        **kwargs : dict
+            The other parameters of :meth:`from_predictions`.
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+            The display, plotted.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn.datasets import load_digits
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn_rankk import InterpolatedPrecisionRecallDisplay
+        >>> X, y = load_digits(return_X_y=True)
+        >>> nb = GaussianNB().fit(X[:1000], y[:1000])
+        >>> display = InterpolatedPrecisionRecallDisplay.from_estimator(
+        ...     nb, X[1000:], y[1000:]
+        ... )
+        >>> display.precision[0].round(3)
+        np.float64(0.867)
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_estimator")
+        check_response_method(response_method)
+        y_true, y_score, labels = _estimator_scores(
+            estimator, X, y, qid, response_method
+        )
+        return cls.from_predictions(
+            y_true,
+            y_score,
+            labels=labels,
+            qid=qid,
+            name=type(estimator).__name__ if name is None else name,
+            **kwargs,
+        )

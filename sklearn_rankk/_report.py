@@ -21,7 +21,13 @@ import numpy as np
 
 from ._core import engine
 from ._core.inputs import group_by_qid, random_ranking_scores
-from ._core.registry import DEFAULT_REPORT, METRICS, PRECISION_RECALL
+from ._core.registry import (
+    DEFAULT_REPORT,
+    INTERPOLATED_PRECISION,
+    METRICS,
+    PRECISION_RECALL,
+    RECALL_LEVELS,
+)
 from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -630,3 +636,132 @@ array-like of shape (n_samples,)
         rows, requests, average=average, zero_division=zero_division
     ).values()
     return PrecisionRecallAtK(*curves, k=np.arange(1, rows.values[0].shape[1] + 1))
+
+
+class InterpolatedPrecisionRecall(NamedTuple):
+    """Mean interpolated precision at each recall level.
+
+    Unpacks as ``precision, recall = interpolated_precision_recall_curve(...)``.
+
+    Parameters
+    ----------
+    precision : ndarray of shape (n_levels,)
+        Mean interpolated precision at each level (per row with
+        ``average=None``: shape (n_samples, n_levels)).
+    recall : ndarray of shape (n_levels,)
+        The recall levels.
+
+    Examples
+    --------
+    >>> from sklearn_rankk import interpolated_precision_recall_curve
+    >>> curve = interpolated_precision_recall_curve(
+    ...     [[1, 0, 1, 0]], [[0.9, 0.5, 0.3, 0.1]], recall_levels=[0.0, 0.5, 1.0]
+    ... )
+    >>> curve.precision
+    array([1.        , 1.        , 0.66666667])
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+
+
+def interpolated_precision_recall_curve(
+    y_true,
+    y_score,
+    *,
+    recall_levels=RECALL_LEVELS.default,
+    sample_weight=None,
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+    labels=None,
+    qid=None,
+    average="mean",
+):
+    """The interpolated precision-recall curve (trec_eval's 11 points).
+
+    At each recall level ``x`` the value is
+    :func:`interpolated_precision_score` with ``recall_level=x``: the best
+    precision at or after the rank where ``x |R|`` relevant items have been
+    retrieved. Its mean over the levels is
+    :func:`eleven_point_precision_score`. Exact under ties, as the metric;
+    one engine pass for every level.
+
+    Parameters
+    ----------
+    y_true : array-like or sparse matrix of shape (n_samples, n_items), or \
+array-like of shape (n_samples,)
+        Relevance, as for the metric functions (1-D: class labels).
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first, ``-inf`` is not retrieved.
+    recall_levels : sequence of float, default=(0.0, 0.1, ..., 1.0)
+        The recall levels, each in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the means.
+    ignore_ties : bool, default=False
+        Break ties as scikit-learn does (the later column first) instead of
+        averaging over them.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of rows with no relevant item.
+    relevance_threshold : float, default=0
+        An item is relevant when ``y_true > relevance_threshold``.
+    labels : array-like of shape (n_items,), default=None
+        Class of each column, with 1-D ``y_true``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of each document, with 1-D ``y_true`` and ``y_score`` (flat
+        learning-to-rank data): each query is one row.
+    average : {"mean"} or None, default="mean"
+        None returns each row's curve: shape (n_samples, n_levels).
+
+    Returns
+    -------
+    curve : InterpolatedPrecisionRecall
+        Named tuple ``(precision, recall)``.
+
+    See Also
+    --------
+    InterpolatedPrecisionRecallDisplay : Plot it.
+    precision_recall_at_k_curve : Precision and recall at every cut-off.
+
+    Examples
+    --------
+    >>> from sklearn_rankk import interpolated_precision_recall_curve
+    >>> precision, recall = interpolated_precision_recall_curve(
+    ...     [[1, 0, 1, 0]], [[0.9, 0.5, 0.3, 0.1]]
+    ... )
+    >>> recall[[0, 5, 10]]
+    array([0. , 0.5, 1. ])
+    >>> precision[[0, 5, 10]].round(4)
+    array([1.    , 1.    , 0.6667])
+    """
+    average = check_option(average, "average", ("mean", None))
+    zero_division = check_zero_division(zero_division)
+    levels = np.asarray(recall_levels, dtype=np.float64)
+    if levels.ndim != 1 or levels.size == 0:
+        raise ValueError(
+            f"recall_levels must be a non-empty sequence of levels in [0, 1]; "
+            f"got {recall_levels!r}."
+        )
+    requests = [
+        engine.make_request(INTERPOLATED_PRECISION, None, {"recall_level": float(x)})
+        for x in levels
+    ]
+    rows = engine.row_values(
+        requests,
+        y_true,
+        y_score,
+        sample_weight=sample_weight,
+        ignore_ties=ignore_ties,
+        relevance_threshold=relevance_threshold,
+        labels=labels,
+        qid=qid,
+    )
+    keys = [f"level{i}" for i in range(len(requests))]
+    values = engine.aggregate(
+        rows, requests, average=average, zero_division=zero_division, keys=keys
+    )
+    if average is None:
+        precision = np.column_stack([values[key] for key in keys])
+    else:
+        precision = np.array([values[key] for key in keys])
+    return InterpolatedPrecisionRecall(precision, levels)

@@ -30,6 +30,7 @@ from sklearn.model_selection import cross_val_score, cross_validate
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 
+import sklearn_rankk
 from sklearn_rankk import (
     RankingCurveDisplay,
     get_scorer,
@@ -799,3 +800,76 @@ def test_fold_rows_of_every_container():
         np.testing.assert_array_equal(back(_take_rows(form, rows)), X[rows])
     y = pd.Series(np.arange(8), index=np.arange(8)[::-1])
     np.testing.assert_array_equal(_take_rows(y, rows), rows)
+
+
+# --------------------------------------------------------------------------
+# The interpolated precision-recall curve (trec_eval's 11 points)
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_interpolated_curve_is_the_metric_at_each_level(ignore_ties):
+    y_true, y_score, weights = random_case(6)
+    levels = (0.0, 0.25, 0.5, 0.75, 1.0)
+    precision, recall = sklearn_rankk.interpolated_precision_recall_curve(
+        y_true,
+        y_score,
+        recall_levels=levels,
+        sample_weight=weights,
+        ignore_ties=ignore_ties,
+        zero_division=0.0,
+    )
+    np.testing.assert_array_equal(recall, levels)
+    # Each point: the brute-force oracle of interpolated precision.
+    expected = [
+        weighted_mean(
+            fill_undefined(
+                oracle(
+                    "interpolated_precision",
+                    y_true,
+                    y_score,
+                    ignore_ties=ignore_ties,
+                    threshold=0,
+                    k=None,
+                    params={"recall_level": x},
+                ),
+                0.0,
+                y_true,
+            ),
+            weights,
+        )
+        for x in levels
+    ]
+    np.testing.assert_allclose(precision, expected, rtol=RTOL, atol=ATOL)
+    rows = sklearn_rankk.interpolated_precision_recall_curve(
+        y_true, y_score, recall_levels=levels, zero_division=0.0, average=None
+    ).precision
+    assert rows.shape == (y_true.shape[0], len(levels))
+    eleven = sklearn_rankk.eleven_point_precision_score(
+        y_true, y_score, recall_levels=levels, zero_division=0.0, average=None
+    )
+    np.testing.assert_allclose(rows.mean(axis=1), eleven, rtol=RTOL, atol=ATOL)
+    with pytest.raises(ValueError, match="recall_levels"):
+        sklearn_rankk.interpolated_precision_recall_curve(
+            y_true, y_score, recall_levels=[]
+        )
+
+
+def test_interpolated_display_on_digits_is_mrr_at_every_level():
+    """One relevant class per image: the interpolated precision at every level
+    is the reciprocal rank of the true class, so the curve is flat at MRR."""
+    X, y = load_digits(return_X_y=True)
+    model = LinearDiscriminantAnalysis().fit(X[:1000], y[:1000])
+    display = sklearn_rankk.InterpolatedPrecisionRecallDisplay.from_estimator(
+        model, X[1000:], y[1000:]
+    )
+    mrr = sklearn_rankk.mrr_at_k_score(y[1000:], model.predict_proba(X[1000:]), k=None)
+    np.testing.assert_allclose(display.precision, mrr, rtol=1e-12)
+    np.testing.assert_allclose(display.line_.get_xdata(), np.linspace(0, 1, 11))
+    legend = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert legend == [f"LinearDiscriminantAnalysis (11-point average = {mrr:.3f})"]
+    assert display.ax_.get_xlabel() == "Recall level"
+    with pytest.raises(ValueError, match="1-D arrays of one shape"):
+        sklearn_rankk.InterpolatedPrecisionRecallDisplay(
+            precision=[1.0, 0.5], recall=[0.0]
+        ).plot()

@@ -1237,6 +1237,12 @@ METRICS = {m.name: m for m in _ENTRIES}
 #: The metrics of a report by default.
 DEFAULT_REPORT = tuple(m.name for m in _ENTRIES if m.in_default_report)
 
+#: The metric of :func:`interpolated_precision_recall_curve`, one point per
+#: recall level.
+INTERPOLATED_PRECISION = next(
+    m for m in _ENTRIES if m.trec_eval_family == "iprec_at_recall"
+)
+
 #: The metrics of :func:`precision_recall_at_k_curve`, in its tuple's order.
 PRECISION_RECALL = (METRICS["precision"], METRICS["recall"], METRICS["f1"])
 
