@@ -1,9 +1,9 @@
 """All speed and memory benchmarks, side by side with the peers, in one run.
 
 Run: ``python benchmarks/run.py`` (``--quick`` for a smoke run on small
-sizes; ``--repeats N``). Prints Markdown tables: medians over repeats, each
-as a ratio to the floor F of its workload, measured in the same run, and
-next to the peers.
+sizes; ``--repeats N``; ``--in-memory`` for W1-W3 only). Prints Markdown
+tables: medians over repeats, each as a ratio to the floor F of its
+workload, measured in the same run, and next to the peers.
 
 The floor F is one numpy read of the inputs: ``y_score.max(axis=1)`` plus
 ``np.count_nonzero(y_true, axis=1)`` (relevance as given: dense int64, or
@@ -404,6 +404,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/10 of the rows")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--in-memory",
+        action="store_true",
+        help="only the in-memory workloads W1-W3 (no W5, memory or TREC files)",
+    )
     args = parser.parse_args()
     print(
         f"sklearn_rankk {rk.__version__}, numpy {np.__version__}, "
@@ -411,6 +416,8 @@ def main():
     )
     for name, title, y_true, y_score, k in workloads(args.quick):
         in_memory(name, title, y_true, y_score, k, args.repeats)
+    if args.in_memory:
+        return
     labels_workload(args.repeats, args.quick)
     qid_memory(args.quick)
     trec(args.quick, max(1, args.repeats // 2))

@@ -609,3 +609,149 @@ def test_one_pass_sorting_only_the_ordered_depth(seed, ignore_ties):
             atol=ATOL,
             err_msg=name,
         )
+
+
+def deep_cut_rows(seed, n_rows, dtype, many_relevant=False):
+    """Rows long enough for the selection's candidate path (more than 8 items
+    per rank of the deepest cut-off), whose set cut-offs (|R| of
+    R-precision, precision@5, ...) lie below the ordered depth 2: the kernel
+    answers them from the selection's candidates. Distinct scores but for two
+    small tie groups, one straddling the ordered depth and one straddling
+    rank 3 to 5 (the deep cut-offs), so that the oracle can enumerate the
+    orderings; relevant items above, inside and below the groups, and some
+    not retrieved (-inf). Each row's scores sit at a random level and some
+    rows have a few top scores far above the rest: the threshold the kernel
+    guesses from the previous row then leaves too few candidates in some
+    rows (it reads the row again, down to where the candidates' spread puts
+    enough, or to -inf when that is still too few), and some rows retrieve
+    fewer items than the deep cut-offs."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n_rows):
+        m = 300 if i % 6 == 4 else int(rng.choice([48, 57, 64]))
+        by_rank = np.arange(m, 0, -1, dtype=np.float64)  # distinct, exact in float32
+        if i % 5 == 3:  # three top scores, then a gap
+            by_rank[:3] += 1000.0
+        for start, size in ((int(rng.integers(0, 3)), 2), (int(rng.integers(2, 5)), 3)):
+            by_rank[start : start + size] = by_rank[start]
+        by_rank += rng.choice([0.0, 8.0, 16.0, 40.0, 200.0])
+        y_score = np.empty(m)
+        y_score[rng.permutation(m)] = by_rank
+        y_score[rng.random(m) < (0.95 if i % 6 == 5 else 0.1)] = -np.inf
+        n_rel = int(rng.integers(10, 20)) if many_relevant else int(rng.integers(3, 6))
+        if many_relevant and i % 12 == 10:  # 16 retrieved, most of them relevant
+            y_score[rng.permutation(m)[16:]] = -np.inf
+            n_rel = 19
+        y_true = np.zeros(m, dtype=np.int64)
+        # Relevant items among the top ranks, and one anywhere.
+        top = np.argsort(-y_score, kind="stable")[: n_rel + 3]
+        chosen = rng.choice(top, n_rel - 1, replace=False)
+        y_true[chosen] = rng.integers(1, 3, n_rel - 1)
+        y_true[rng.choice(np.flatnonzero(y_true == 0))] = 1
+        if i % 7 == 0:  # no relevant item above the deep tie group
+            y_true[:] = 0
+            group = np.flatnonzero(y_score == by_rank[4])
+            y_true[group[0]] = 1
+            others = np.flatnonzero(y_true == 0)
+            y_true[rng.choice(others, n_rel - 1, replace=False)] = 1
+        rows.append((y_true, y_score.astype(dtype)))
+    return rows
+
+
+DEEP_NAMES = {
+    # R-precision at |R| in 3..5 and set cut-offs at 4 and 5, below MRR, AP
+    # and nDCG at 2.
+    "few": [
+        "ndcg@2",
+        "mrr@2",
+        "map@2",
+        "precision@2",
+        "hit@2",
+        "r_precision",
+        "precision@5",
+        "recall@4",
+        "f1@5",
+        "fbeta@4",
+        "hit@5",
+        "relative_precision@4",
+    ],
+    # Many relevant candidates (the kernel then splits the candidates at the
+    # cut-off's score instead of placing each relevant one).
+    "many": [
+        "ndcg@2",
+        "precision@5",
+        "recall@5",
+        "hit@5",
+        "f1@4",
+        "fbeta@5",
+        "relative_precision@5",
+    ],
+    # Beyond the retrieved items of some long rows (and every row short
+    # enough to be selected whole).
+    "beyond": ["ndcg@2", "recall@20", "hit@20", "fbeta@20"],
+}
+
+
+def deep_cut_expected(names, rows, ignore_ties):
+    expected = {}
+    for name in names:
+        metric, _, k = name.partition("@")
+        values = [
+            oracle_row(
+                metric,
+                list(y_score.astype(np.float64)),
+                list(y_true),
+                ignore_ties=ignore_ties,
+                threshold=0,
+                k=int(k) if k else None,
+                params={"beta": 2.0},
+            )
+            for y_true, y_score in rows
+        ]
+        empty = [not np.any(y_true > 0) for y_true, _ in rows]
+        expected[name] = np.where(empty, np.nan, fill_undefined(values, np.nan))
+    return expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("plan", sorted(DEEP_NAMES))
+def test_set_cutoffs_below_the_ordered_depth_match_the_oracle(
+    seed, ignore_ties, dtype, plan
+):
+    """Set cut-offs deeper than every order-dependent one, answered from the
+    selection's candidates: dense rows (rows of one length) and the same rows
+    as segments of skewed lengths (qid, with short segments between them,
+    which the kernel selects whole), in one pass, against the oracle."""
+    rows = deep_cut_rows(seed, 18, dtype, many_relevant=plan != "few")
+    names = DEEP_NAMES[plan]
+    expected = deep_cut_expected(names, rows, ignore_ties)
+    options = dict(zero_division=np.nan, ignore_ties=ignore_ties, beta=2.0)
+    # Dense: the rows of each length as one matrix, in order.
+    for m in sorted({len(y) for y, _ in rows}):
+        pick = [i for i, (y, _) in enumerate(rows) if len(y) == m]
+        y_true = np.array([rows[i][0] for i in pick])
+        y_score = np.array([rows[i][1] for i in pick])
+        got = row_values(names, y_true, y_score, **options)
+        for name in names:
+            np.testing.assert_allclose(
+                got[name], expected[name][pick], rtol=RTOL, atol=ATOL, err_msg=name
+            )
+    # Segments: every row, each followed by a short segment of its head.
+    seg_rows = []
+    for y_true, y_score in rows:
+        seg_rows += [(y_true, y_score), (y_true[:3], y_score[:3])]
+    seg_expected = deep_cut_expected(names, seg_rows, ignore_ties)
+    qid = np.repeat(np.arange(len(seg_rows)), [len(y) for y, _ in seg_rows])
+    got = row_values(
+        names,
+        np.concatenate([y for y, _ in seg_rows]),
+        np.concatenate([s for _, s in seg_rows]),
+        qid=qid,
+        **options,
+    )
+    for name in names:
+        np.testing.assert_allclose(
+            got[name], seg_expected[name], rtol=RTOL, atol=ATOL, err_msg=name
+        )

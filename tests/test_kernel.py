@@ -225,6 +225,67 @@ def test_segments_of_any_length_equal_their_own_rows():
         np.testing.assert_array_equal(got, alone, err_msg=name)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("layout", ["dense", "float32", "csr", "segments"])
+def test_set_cutoffs_below_the_ordered_depth_at_scale(seed, ignore_ties, layout):
+    """The report's nine metrics at k=10 and set cut-offs at 25 to 60 in one
+    pass, on rows of 1000 items (|R| about 30): the set cut-offs deeper than
+    the ordered depth 10 (R-precision's |R|, precision@60, ...) come from
+    the selection's candidates. Rows alternate between score levels (the
+    threshold guessed from the previous row is then too high or too low),
+    ties straddle every cut-off, some items are not retrieved; segments are
+    of skewed lengths (1 to 3000 items). Against the numpy engine."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    lengths = [1000] * n
+    if layout == "segments":
+        lengths = rng.choice([1, 7, 120, 600, 1000, 3000], n)
+    m = max(lengths)
+    scores = np.full((n, m), -np.inf)
+    y = np.zeros((n, m), dtype=np.int64)
+    for i, length in enumerate(lengths):
+        level = rng.choice([0.0, 0.5, 2.0])
+        row = np.round(rng.random(length), 2 + i % 2) + level  # ties
+        row[rng.random(length) < 0.05] = -np.inf
+        scores[i, :length] = row
+        y[i, :length] = rng.integers(1, 4, length) * (rng.random(length) < 0.03)
+    names = ["precision@10", "recall@10", "f1@10", "hit@10", "mrr@10", "map@10"]
+    names += ["dcg@10", "ndcg@10", "r_precision", "precision@60", "hit@60"]
+    names += ["recall@25", "f1@60", "relative_precision@40"]
+    from sklearn_rankk import get_scorer
+    from sklearn_rankk._core import engine
+
+    scorer = get_scorer(names, zero_division=0.0, ignore_ties=ignore_ties)
+    y_in, s_in = y, scores
+    if layout == "float32":
+        s_in = scores.astype(np.float32)
+        scores = s_in.astype(np.float64)  # the reference reads the same values
+    elif layout == "csr":
+        y_in = sp.csr_matrix(y)
+    if layout == "segments":
+        keep = np.arange(m) < np.asarray(lengths)[:, None]
+        qid = np.repeat(np.arange(n), lengths)
+        rows = engine.row_values(
+            scorer.requests, y[keep], scores[keep], qid=qid, **scorer.options
+        )
+    else:
+        rows = engine.row_values(scorer.requests, y_in, s_in, **scorer.options)
+    for name, request, values in zip(names, scorer.requests, rows.values):
+        expected, _ = reference_values(
+            request.metric.name,
+            y,
+            scores,
+            k=request.k,
+            params=request.options,
+            ignore_ties=ignore_ties,
+            threshold=0,
+        )
+        np.testing.assert_allclose(
+            values, expected, rtol=RTOL, atol=ATOL, err_msg=f"{name} {layout}"
+        )
+
+
 def test_threads_follow_threadpoolctl_and_the_explicit_setting():
     with threadpool_limits(limits=1, user_api="openmp"):
         assert n_threads() == 1

@@ -502,7 +502,7 @@ struct IprecWork {
 struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
-    std::vector<int64_t> hj, tj, tied_out;
+    std::vector<int64_t> hj, tj, tied_out, group;
     std::vector<std::pair<double, int64_t>> cand;
     std::vector<double> prev;
     // per rank: grade, expected relevance and gains, first-hit probability,
@@ -688,22 +688,55 @@ double compact(std::vector<std::pair<double, int64_t>> &cand, int64_t keep) {
     return t;
 }
 
-/* A threshold that about 3K + 8 items of the next row should reach, if it
- * is like the previous one: the previous row's (3K + 8)-th best score when
- * it kept that many, else its lowest kept score (which at least K items of
- * it reached), else -inf. */
+/* A threshold that about `want` items of the next row should reach, if it
+ * is like the previous one: the previous row's want-th best score when it
+ * kept that many, else its lowest kept score when at least `need` items of
+ * it reached that, else -inf. The candidates kept: 3K + 8 for the K ranks
+ * selected; c + c/4 + 16 when they must also reach a deeper set cut-off c
+ * (on W1, c = |R| ~ 30, margins from 8 to c + 8 measured within 1% of one
+ * another; select_top reads the row again when too few reach the guess, so
+ * the margin grows with c, as the spread of the count does). */
 inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
+inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
-inline double next_guess(Scratch &sc, int64_t K) {
-    int64_t want = guess_rank(K);
+inline double next_guess(Scratch &sc, int64_t want, int64_t need) {
     auto &prev = sc.prev;
     if ((int64_t)prev.size() >= want) {
         std::nth_element(prev.begin(), prev.begin() + (want - 1), prev.end(),
                          std::greater<double>());
         return prev[want - 1];
     }
-    if ((int64_t)prev.size() >= K) return *std::min_element(prev.begin(), prev.end());
+    if ((int64_t)prev.size() >= need) return *std::min_element(prev.begin(), prev.end());
     return -INFINITY;
+}
+
+/* Append to cand the items of s[0..m) whose score is in [lo, hi) (NaN
+ * never), cutting the buffer back to the best `keep` when it reaches `cap`
+ * (which raises lo). Returns the final lo: cand then holds every item of the
+ * row whose score reaches it, when it held every item reaching hi before. */
+template <class S, bool LATER>
+double collect_between(const S *s, int64_t m, double lo, double hi,
+                       std::vector<std::pair<double, int64_t>> &cand, int64_t keep,
+                       size_t &cap) {
+    int64_t j = 0;
+    for (; j + 32 <= m; j += 32) {
+        uint64_t mask = reach32(s + j, lo);
+        while (mask) {
+            int64_t i = j + rankk_ctz64(mask);
+            mask &= mask - 1;
+            const double v = (double)s[i];
+            if (v < hi) cand.emplace_back(v, i);  // NaN: no
+        }
+        if (cand.size() >= cap) {
+            lo = compact<LATER>(cand, keep);
+            if (cand.size() * 2 >= cap) cap *= 2;
+        }
+    }
+    for (; j < m; ++j) {
+        const double v = (double)s[j];
+        if (v >= lo && v < hi) cand.emplace_back(v, j);
+    }
+    return lo;
 }
 
 /* Put the top K candidates c[0..K) in the order the formulas read: ranks
@@ -748,18 +781,33 @@ void order_top(Cand *c, int64_t K, int64_t D, const Cmp &better) {
  * 2K to 4K + 16; tie groups at the threshold add their size);
  * if the guess was too high (fewer than K candidates), the row is streamed
  * through a sorted buffer or heap instead. Selection over the whole row when
- * K is a large fraction of it. */
+ * K is a large fraction of it.
+ *
+ * need >= K: the depth the candidates must also reach, for set cut-offs
+ * deeper than K (set_cut; need * 8 >= m: the caller passes K = need). The
+ * buffer then keeps max(3K + 8, set_rank(need)), and when the guess leaves
+ * fewer than `need` candidates, the row is read again for the items below
+ * the threshold (collect_between), down to where the candidates' spread
+ * puts that many, then, if still too few, to -inf. At the end of the
+ * candidate path the buffer holds every item whose score reaches the final
+ * threshold (appends take those reaching it; a cut keeps all tied with its
+ * last), so the first `need` ranks, with every tie group they touch, are
+ * among them; sc.prev holds their scores. */
 template <class S, bool LATER>
-int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
-                   bool &nan, bool &listed, int64_t D) {
+int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, int64_t *oj,
+                   Scratch &sc, bool &nan, bool &listed, int64_t D) {
     auto &cand = sc.cand;
     const Better<LATER> better;
     sc.tied_out.clear();
     listed = true;
-    if (K * 8 < m) {
-        double t = next_guess(sc, K);
+    if (need * 8 < m) {
+        const bool deep = need > K;
+        const int64_t keep = deep ? std::max(guess_rank(K), set_rank(need)) : guess_rank(K);
+        // (A set cut-off takes any previous candidates' guess: a shortfall
+        // costs a second read, not the streaming fallback.)
+        double t = next_guess(sc, keep, deep ? 1 : K);
         cand.clear();
-        size_t cap = (size_t)std::max<int64_t>(128, 3 * guess_rank(K));
+        size_t cap = (size_t)std::max<int64_t>(128, 3 * keep);
         uint64_t nanbits = 0;
         int64_t j = 0;
         for (; j + 32 <= m; j += 32) {
@@ -772,7 +820,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
                 else cand.emplace_back(v, i);
             }
             if (cand.size() >= cap) {
-                t = compact<LATER>(cand, guess_rank(K));
+                t = compact<LATER>(cand, keep);
                 if (cand.size() * 2 >= cap) cap *= 2;  // ties: keep room
             }
         }
@@ -782,6 +830,28 @@ int64_t select_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
             else if (v >= t) cand.emplace_back(v, j);
         }
         if (nanbits) nan = true;
+        if (deep && (int64_t)cand.size() < need) {
+            /* Too few for the set cut-off: read the row again for the items
+             * below the threshold, down to where the candidates' spread
+             * (their mean gap) puts rank `keep`, then, if still too few, to
+             * -inf. A threshold is a score of type S, so that the SIMD
+             * comparison (in S) and the scalar one agree. */
+            double lo = -INFINITY;
+            const int64_t n = (int64_t)cand.size();
+            if (n >= 2) {
+                double top = cand[0].first, low = cand[0].first;
+                for (const auto &c : cand) {
+                    top = std::max(top, c.first);
+                    low = std::min(low, c.first);
+                }
+                const double g = t - (top - low) / (double)(n - 1) * (double)(keep - n);
+                if (g < t && g >= (double)std::numeric_limits<S>::lowest())  // NaN: -inf
+                    lo = (double)(S)g;
+            }
+            t = collect_between<S, LATER>(s, m, lo, t, cand, keep, cap);
+            if ((int64_t)cand.size() < need)
+                t = collect_between<S, LATER>(s, m, -INFINITY, t, cand, keep, cap);
+        }
         // Remember this row's best scores: they set the next row's threshold.
         sc.prev.resize(cand.size());
         for (size_t c = 0; c < cand.size(); ++c) sc.prev[c] = cand[c].first;
@@ -826,6 +896,130 @@ bool has_nan(const S *s, int64_t m) {
     int bad = 0;
     for (int64_t j = 0; j < m; ++j) bad |= s[j] != s[j];
     return bad != 0;
+}
+
+// Scores of x[0..n) above v, and equal to v (vectorised).
+RANKK_CLONES inline void count_above_equal(const double *x, int64_t n, double v, int64_t &above,
+                                           int64_t &equal) {
+    int64_t a = 0, e = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        a += x[i] > v;
+        e += x[i] == v;
+    }
+    above = a;
+    equal = e;
+}
+
+/* A set cut-off c deeper than the K ranks select_top put in order, from its
+ * candidates (every item whose score reaches their lowest, at least c of
+ * them, cand[0..K) the top K; `scores` their scores, in any order): the
+ * expected relevant items in the first c
+ * ranks (cum) and the probability that none of them is relevant (survive,
+ * for hit), exact under ties. An item whose tie group lies within the first
+ * c ranks counts 1; the group straddling rank c (all its members are
+ * candidates) counts its relevant items times the share of its ranks
+ * within the cut, and hit multiplies, rank by rank of that group, the
+ * chance that the rank is not relevant given that the earlier ones are not.
+ * LATER: one ranking, the later column first among equal scores. Items at
+ * -inf are at no rank. The same floating-point operations as process_row's
+ * group loop for a cut within its ranks, so that a row gets the same value
+ * whichever way it is served.
+ *
+ * With few relevant candidates, each one's place is counted (items above
+ * it, items tied with it: branch-free passes); else the c-th score is
+ * selected and the candidates are split at it. */
+template <bool LATER, class Rel>
+void set_cut(std::vector<std::pair<double, int64_t>> &cand, const std::vector<double> &scores,
+             int64_t K, int64_t c, const Rel &rel, double t, std::vector<int64_t> &work,
+             double &cum, double &survive) {
+    const int64_t n = (int64_t)cand.size();
+    // r_in: relevant items whose group is within the cut; the straddling
+    // group: n_g items, r_g relevant, in_group of its ranks within the cut.
+    int64_t r_in = 0, n_g = 0, r_g = 0, in_group = 0;
+    work.clear();
+    work.resize((size_t)n);
+    int64_t n_relevant = 0;  // the relevant candidates' positions
+    for (int64_t i = 0; i < n; ++i) {
+        work[n_relevant] = i;
+        n_relevant += (rel.grade(cand[i].second) > t) & (cand[i].first > -INFINITY);
+    }
+    if (n_relevant <= 8) {
+        for (int64_t q = 0; q < n_relevant; ++q) {
+            const double v = cand[work[q]].first;
+            const int64_t col = cand[work[q]].second;
+            int64_t above, tied;
+            count_above_equal(scores.data(), n, v, above, tied);
+            if (LATER && tied > 1) {  // the tied items of later columns
+                tied = 0;
+                for (int64_t i = 0; i < n; ++i)
+                    tied += (cand[i].first == v) & (cand[i].second > col);
+            } else if (LATER) {
+                tied = 0;
+            }
+            if (LATER) {
+                r_in += above + tied < c;  // its rank
+            } else if (above + tied <= c) {
+                ++r_in;
+            } else if (above < c) {
+                ++r_g;
+                n_g = tied;
+                in_group = c - above;
+            }
+        }
+    } else {
+        // cand[0..K) are the top K: the c-th score is the (c - K)-th of the rest.
+        std::nth_element(cand.begin() + K, cand.begin() + (c - 1), cand.end(),
+                         [](const std::pair<double, int64_t> &a,
+                            const std::pair<double, int64_t> &b) { return a.first > b.first; });
+        const double at = cand[c - 1].first;
+        int64_t above = 0, r_above = 0, r_at = 0, n_at = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double v = cand[i].first;
+            if (v >= at) {
+                const int64_t r = rel.grade(cand[i].second) > t;
+                if (v > at) {
+                    ++above;
+                    r_above += r;
+                } else {
+                    ++n_at;
+                    r_at += r;
+                }
+            }
+        }
+        r_in = r_above;
+        if (at == -INFINITY) {  // not retrieved: at no rank
+        } else if (LATER) {  // the group's later columns first
+            const int64_t want = c - above;
+            if (want == n_at) {
+                r_in += r_at;
+            } else {
+                std::vector<int64_t> &cols = work;
+                cols.clear();
+                for (const auto &x : cand)
+                    if (x.first == at) cols.push_back(x.second);
+                std::nth_element(cols.begin(), cols.begin() + (want - 1), cols.end(),
+                                 std::greater<int64_t>());
+                for (int64_t i = 0; i < want; ++i) r_in += rel.grade(cols[i]) > t;
+            }
+        } else if (above + n_at == c) {
+            r_in += r_at;
+        } else if (r_at > 0) {
+            r_g = r_at;
+            n_g = n_at;
+            in_group = c - above;
+        }
+    }
+    cum = (double)r_in;
+    survive = r_in > 0 ? 0.0 : 1.0;
+    if (r_g == 0) return;
+    const double rg = (double)r_g, ng = (double)n_g;
+    cum += (double)in_group * (rg / ng);
+    if (r_in == 0)
+        for (int64_t o = 0; o < in_group; ++o) {
+            double hv = rg / (ng - (double)o);
+            hv = hv > 1.0 ? 1.0 : (hv < 0.0 ? 0.0 : hv);
+            survive *= 1.0 - hv;
+        }
 }
 
 // ---- hypergeometric probabilities --------------------------------------------
@@ -1318,15 +1512,31 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_ret);
     };
     // How deep this row is ranked, and how deep its ideal ranking is read.
-    int64_t K = 1, K_ideal = 0;
+    // Set cut-offs (a sum over the first c ranks: precision, recall, F,
+    // hit, R-precision, ...) deeper than every other cut-off are answered
+    // from the selection's candidates (set_cut) instead of ranks: K is the
+    // deepest other cut-off (without any, the shallowest set one), and the
+    // candidates reach K_all, the deepest of all. Rows short enough to be
+    // selected whole: K = K_all.
+    int64_t K_all = 1, K_ord = 0, K_set = 0, K_ideal = 0;
+    constexpr uint32_t SET_FORMULAS = 1u << PRECISION | 1u << RECALL | 1u << F1 | 1u << FBETA |
+                                      1u << HIT | 1u << RELATIVE_PRECISION |
+                                      1u << SET_AVERAGE_PRECISION;
+    auto is_set = [](const Request &r) {
+        return !r.curve && r.formula >= 0 && r.formula < 32 && (SET_FORMULAS >> r.formula & 1u);
+    };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
-        int64_t want = depth(r);
-        K = std::max(K, std::min(want, m));
-        if (r.formula == NDCG) K_ideal = std::max(K_ideal, std::min(want, m));
+        int64_t want = std::min(depth(r), m);
+        K_all = std::max(K_all, want);
+        if (!is_set(r)) K_ord = std::max(K_ord, want);
+        else if (want > 0 && (K_set == 0 || want < K_set)) K_set = want;
+        if (r.formula == NDCG) K_ideal = std::max(K_ideal, want);
         K_ideal = std::max(K_ideal, gain_ideal_depth(r.formula, n_rel));
     }
-    K = std::min(K, m);
+    K_all = std::min(K_all, m);
+    int64_t K = K_ord > 0 ? K_ord : std::max<int64_t>(K_set, 1);
+    K = K_all * 8 < m ? std::min(K, K_all) : K_all;
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
     // the order (MRR, AP, DCG, nDCG, every curve) and every cut-off short of
     // K. Beyond D only sums at cut K are read (precision, recall, F1, hit,
@@ -1359,10 +1569,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             sc.hj.resize(K);
         }
         bool nan = false;
-        outside = exact ? select_top<S, false>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan,
-                                               listed, D)
-                        : select_top<S, true>(s, m, K, sc.tv.data(), sc.tj.data(), sc, nan,
-                                              listed, D);
+        outside = exact ? select_top<S, false>(s, m, K, K_all, sc.tv.data(), sc.tj.data(), sc,
+                                               nan, listed, D)
+                        : select_top<S, true>(s, m, K, K_all, sc.tv.data(), sc.tj.data(), sc,
+                                              nan, listed, D);
         if (nan) flags |= FLAG_NAN_SCORE;
         K_eff = K;
         while (K_eff > 0 && !(sc.tv[K_eff - 1] > -INFINITY)) --K_eff;
@@ -1683,6 +1893,20 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             o[0] = err;
     };
 
+    // Set cut-offs beyond K, from the candidates (the last one remembered).
+    int64_t deep_c = -1;
+    double deep_cum = 0.0, deep_survive = 1.0;
+    auto deep = [&](int64_t c, double &cum, double &survive) {
+        if (c != deep_c) {
+            if (exact)
+                set_cut<false>(sc.cand, sc.prev, K, c, rel, t, sc.group, deep_cum, deep_survive);
+            else
+                set_cut<true>(sc.cand, sc.prev, K, c, rel, t, sc.group, deep_cum, deep_survive);
+            deep_c = c;
+        }
+        cum = deep_cum;
+        survive = deep_survive;
+    };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
         double *o = out + r.col;
@@ -1702,7 +1926,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case RELATIVE_PRECISION:
         case SET_AVERAGE_PRECISION: {
             double cum = 0.0;
-            for (int64_t c = 0; c < c_end; ++c) {
+            const bool from_candidates = !curve && cut > K;
+            double unused;
+            if (from_candidates) deep(cut, cum, unused);
+            for (int64_t c = 0; !from_candidates && c < c_end; ++c) {
                 if (c < K_eff) cum = ecum[c];
                 if (curve) {
                     double kk = (double)(c + 1);
@@ -1726,6 +1953,12 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case HIT:
         case RECIPROCAL_RANK: {
             double survive = 1.0, rr = 0.0;
+            if (r.formula == HIT && !curve && cut > K) {
+                double unused;
+                deep(cut, unused, survive);
+                o[0] = 1.0 - survive;
+                break;
+            }
             for (int64_t c = 0; c < c_end; ++c) {
                 if (c < K_eff) {
                     rr += survive * h[c] / (double)(c + 1);
@@ -1940,9 +2173,9 @@ void top_k(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_fir
     sc.hj.resize(K);
     for (int64_t r = 0; r < n_rows; ++r) {
         bool bad = false, listed = false;
-        outside[r] = later_first ? select_top<S, true>(scores + r * m, m, K, values + r * K,
+        outside[r] = later_first ? select_top<S, true>(scores + r * m, m, K, K, values + r * K,
                                                        cols + r * K, sc, bad, listed, K)
-                                 : select_top<S, false>(scores + r * m, m, K, values + r * K,
+                                 : select_top<S, false>(scores + r * m, m, K, K, values + r * K,
                                                         cols + r * K, sc, bad, listed, K);
         nan[r] = bad;
     }
