@@ -128,7 +128,8 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
 /* One request of a gain measure on one row: writes o[0] (o[0..c_end) for an
  * rbp curve) and returns whether the row is empty for it. */
 inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ideal,
-                         int64_t n_ret, double t, bool curve, int64_t c_end, double *o) {
+                         int64_t n_ret, double ret_rel, double t, bool curve, int64_t c_end,
+                         double *o) {
     const int64_t K_eff = v.K_eff;
     const double *eg = v.eg;
     double ideal_sum = 0.0;
@@ -150,8 +151,8 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
     }
     case UTILITY: {
         // tp a + fp b + fn c + tn d over the retrieved set (the row's items
-        // being the collection).
-        const double a = K_eff > 0 ? sc.ecum[K_eff - 1] : 0.0;
+        // being the collection); ret_rel: its relevant items.
+        const double a = ret_rel;
         const double ret = (double)n_ret, rel = (double)v.n_rel;
         o[0] = r.u_tp * a + r.u_fp * (ret - a) + r.u_fn * (rel - a) +
                r.u_tn * ((double)v.m + a - ret - rel);

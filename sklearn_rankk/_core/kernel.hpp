@@ -1498,9 +1498,11 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // Retrieved items (scores above -inf; NaN counts, and is flagged), for
     // the set measures.
     int64_t n_ret = 0;
+    bool have_nret = false;
     for (int32_t q = 0; q < n_req; ++q)
         if (plan.req[q].k == K_NRET) {
             for (int64_t j = 0; j < m; ++j) n_ret += !((double)s[j] == -INFINITY);
+            have_nret = true;
             break;
         }
     // A request's depth: its k, the whole row, |R| (times r.level, as
@@ -1525,8 +1527,17 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     auto is_set = [](const Request &r) {
         return !r.curve && r.formula >= 0 && r.formula < 32 && (SET_FORMULAS >> r.formula & 1u);
     };
+    // A set measure (or utility) cut at the retrieved items reads only the
+    // relevant items among them: every retrieved item is within that cut
+    // and no tie group straddles it (the rest are at -inf, at no rank). It
+    // sets no depth: it is answered from a count (retrieved_relevant)
+    // wherever the ranks do not reach it.
+    auto at_nret = [&](const Request &r) {
+        return r.k == K_NRET && !r.curve && (is_set(r) || r.formula == UTILITY);
+    };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
+        if (at_nret(r)) continue;
         int64_t want = std::min(depth(r), m);
         K_all = std::max(K_all, want);
         if (!is_set(r)) K_ord = std::max(K_ord, want);
@@ -1896,7 +1907,22 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // Set cut-offs beyond K, from the candidates (the last one remembered).
     int64_t deep_c = -1;
     double deep_cum = 0.0, deep_survive = 1.0;
+    // The relevant items among the retrieved ones: all of them but those at -inf.
+    double ret_rel = -1.0;
+    auto retrieved_relevant = [&]() {
+        if (ret_rel < 0.0) {
+            double r_inf, g_unused, ge_unused;
+            rel.tied_sums(s, -INFINITY, r_inf, g_unused, ge_unused, false);
+            ret_rel = (double)n_rel - r_inf;
+        }
+        return ret_rel;
+    };
     auto deep = [&](int64_t c, double &cum, double &survive) {
+        if (have_nret && c == n_ret) {  // the cut is the retrieved items
+            cum = retrieved_relevant();
+            survive = cum > 0.0 ? 0.0 : 1.0;
+            return;
+        }
         if (c != deep_c) {
             if (exact)
                 set_cut<false>(sc.cand, sc.prev, K, c, rel, t, sc.group, deep_cum, deep_survive);
@@ -2073,9 +2099,16 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case BING:
         case UTILITY:
         case NDCG_REL:
-        case G_GAIN:
-            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, t, curve, c_end, o);
+        case G_GAIN: {
+            // Utility's relevant retrieved items: from the ranks when they
+            // reach every retrieved item, else counted.
+            const double ret_rel_q = r.formula != UTILITY ? 0.0
+                                     : n_ret > K_eff       ? retrieved_relevant()
+                                     : K_eff > 0           ? ecum[K_eff - 1]
+                                                           : 0.0;
+            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, ret_rel_q, t, curve, c_end, o);
             break;
+        }
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }
