@@ -941,7 +941,8 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, const std::vector<do
     int64_t n_relevant = 0;  // the relevant candidates' positions
     for (int64_t i = 0; i < n; ++i) {
         work[n_relevant] = i;
-        n_relevant += (rel.grade(cand[i].second) > t) & (cand[i].first > -INFINITY);
+        const int64_t relevant = rel.grade(cand[i].second) > t;
+        n_relevant += relevant & (int64_t)(cand[i].first > -INFINITY);
     }
     if (n_relevant <= 8) {
         for (int64_t q = 0; q < n_relevant; ++q) {
@@ -952,7 +953,7 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, const std::vector<do
             if (LATER && tied > 1) {  // the tied items of later columns
                 tied = 0;
                 for (int64_t i = 0; i < n; ++i)
-                    tied += (cand[i].first == v) & (cand[i].second > col);
+                    tied += (int64_t)(cand[i].first == v) & (int64_t)(cand[i].second > col);
             } else if (LATER) {
                 tied = 0;
             }
