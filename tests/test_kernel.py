@@ -20,6 +20,7 @@ from helpers import FUNCS
 from reference import FORMULAS, reference_values
 from threadpoolctl import threadpool_limits
 
+import sklearn_rankk
 from sklearn_rankk import num_threads
 from sklearn_rankk._core import _kernel
 from sklearn_rankk._core import ranking as _ranking
@@ -75,6 +76,25 @@ def test_nan_is_found_anywhere_in_the_row(K):
         for dtype in (np.float64, np.float32):
             *_, nan = _kernel.top_k(scores.astype(dtype), K)
             assert nan.tolist() == [False, True], position
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("k", [(5, 1000), (25, 1000)])
+def test_nan_rows_with_deep_set_cutoffs_raise(k, ignore_ties):
+    """Mostly NaN rows leave the selection fewer candidates than a deep set
+    cut-off (precision@1000 beside @5 or @25): the row is rejected, as any
+    row with a NaN score (it once read past the candidates and crashed)."""
+    rng = np.random.default_rng(0)
+    y_score = np.full((2, 10_000), np.nan)
+    y_score[0] = rng.random(10_000)
+    y_true = np.zeros((2, 10_000), dtype=np.int64)
+    some = rng.choice(10_000, 20, replace=False)
+    y_score[1, some] = rng.random(20)
+    y_true[:, some] = 1
+    with pytest.raises(ValueError, match="y_score contains NaN"):
+        sklearn_rankk.ranking_report(
+            y_true, y_score, k=k, metrics=["precision"], ignore_ties=ignore_ties
+        )
 
 
 def large_case(seed, n=40, m=600, levels=6):

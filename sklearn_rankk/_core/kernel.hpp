@@ -1919,6 +1919,13 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         return ret_rel;
     };
     auto deep = [&](int64_t c, double &cum, double &survive) {
+        // A row with a NaN score is rejected whatever its values, and its
+        // candidates may fall short of the cut (NaN is never a candidate).
+        if (flags & FLAG_NAN_SCORE) {
+            cum = 0.0;
+            survive = 1.0;
+            return;
+        }
         if (have_nret && c == n_ret) {  // the cut is the retrieved items
             cum = retrieved_relevant();
             survive = cum > 0.0 ? 0.0 : 1.0;
