@@ -22,6 +22,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._core.validation import check_bool
+
 
 def from_id_lists(relevant_items, ranked_items, *, mark_unjudged=False):
     """Score matrices from ranked id lists and relevant ids, one per query.
@@ -102,8 +104,7 @@ def from_id_lists(relevant_items, ranked_items, *, mark_unjudged=False):
     >>> ndcg_at_k_score(y_true, y_score, k=2, average=None).round(4)
     array([0.7967, 1.    ])
     """
-    if not isinstance(mark_unjudged, (bool, np.bool_)):
-        raise TypeError(f"mark_unjudged must be True or False; got {mark_unjudged!r}.")
+    mark_unjudged = check_bool(mark_unjudged, "mark_unjudged")
     all_grades, all_scores, lengths = [], [], []
     for key, relevant, ranked in _paired_queries(relevant_items, ranked_items):
         ids = _ranked_ids(ranked, f"ranked_items[{key!r}]")

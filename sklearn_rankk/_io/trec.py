@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._core import _kernel
+from .._core.validation import check_bool
 from .lists import check_finite, to_matrices
 
 
@@ -347,9 +348,8 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
 
     Parameters are those of :func:`from_trec`; returns :class:`TrecRows`.
     """
-    for name, value in (("complete", complete), ("mark_unjudged", mark_unjudged)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False; got {value!r}.")
+    complete = check_bool(complete, "complete")
+    mark_unjudged = check_bool(mark_unjudged, "mark_unjudged")
     q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
     jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
     rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
