@@ -312,11 +312,14 @@ def _evaluate(qrels, run, measures, *, level, ties, complete):
         for r in gated:
             found[r] = np.where(none_at_level, 0.0, found[r])
     values = {}
+    counts = None
     for c in columns:
         if c.request is not None:
             values[c.label] = found[c.request]
         elif c.kind == "count":
-            values[c.label] = _counts(rows, level)[c.label]
+            if counts is None:  # all four, once
+                counts = _counts(rows, level)
+            values[c.label] = counts[c.label]
         elif c.kind == "relstring":
             values[c.label] = _relstrings(rows, c.length)
     return columns, rows.qids, values, rows
