@@ -736,12 +736,11 @@ array-like of shape (n_samples,)
     """
     average = check_option(average, "average", ("mean", None))
     zero_division = check_zero_division(zero_division)
-    levels = np.asarray(recall_levels, dtype=np.float64)
-    if levels.ndim != 1 or levels.size == 0:
-        raise ValueError(
-            f"recall_levels must be a non-empty sequence of levels in [0, 1]; "
-            f"got {recall_levels!r}."
-        )
+    # The levels of the 11-point average, checked as that metric's own.
+    checked = engine.check_params(
+        METRICS["eleven_point_precision"], {"recall_levels": recall_levels}
+    )
+    levels = np.asarray(checked["recall_levels"], dtype=np.float64)
     requests = [
         engine.make_request(INTERPOLATED_PRECISION, None, {"recall_level": float(x)})
         for x in levels

@@ -18,6 +18,7 @@ import trec_eval_reference as ref
 
 from sklearn_rankk import (
     eleven_point_precision_score,
+    interpolated_precision_recall_curve,
     interpolated_precision_score,
     r_precision_score,
 )
@@ -180,3 +181,19 @@ def test_parameters_are_checked():
         eleven_point_precision_score(y, s, recall_levels=0.5)
     with pytest.raises(ValueError, match="multiple must be > 0.0"):
         r_precision_score(y, s, multiple=0)
+
+
+@pytest.mark.parametrize(
+    "levels, error, message",
+    [
+        ([0.5, 2], ValueError, r"recall_levels\[1\] must be <= 1.0"),
+        ([], ValueError, "recall_levels must not be empty"),
+        (0.5, TypeError, "recall_levels must be a non-empty sequence"),
+        ([True], TypeError, r"recall_levels\[0\] must be a real number"),
+    ],
+)
+def test_the_curve_checks_its_levels_as_the_11_point_average(levels, error, message):
+    y, s = [[1, 0]], [[0.5, 0.2]]
+    for call in (eleven_point_precision_score, interpolated_precision_recall_curve):
+        with pytest.raises(error, match=message):
+            call(y, s, recall_levels=levels)
