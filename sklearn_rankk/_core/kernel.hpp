@@ -366,13 +366,6 @@ struct Aligned {
 
     inline double grade(int64_t j) const { return (double)y[j]; }
 
-    // Items of the row that are judged non-relevant (y >= 0, not relevant).
-    int64_t judged_nonrelevant(int64_t) const {
-        int64_t c = 0;
-        const Threshold<R> &T = *th;
-        for (int64_t j = 0; j < m; ++j) c += !T.relevant(y[j]) && (double)y[j] >= 0.0;
-        return c;
-    }
 
     // The unjudged items among the whole row's items of score kth.
     template <class S>
@@ -439,13 +432,6 @@ struct Sparse {
             std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
         std::sort(out.begin(), out.begin() + take, std::greater<double>());
         out.resize(take);
-    }
-    // Judged non-relevant items of a row of m: the implicit zeros and the
-    // stored grades in [0, t].
-    int64_t judged_nonrelevant(int64_t m) const {
-        int64_t c = m - (b - a);
-        for (int64_t j = a; j < b; ++j) c += !(data[j] > t) && data[j] >= 0.0;
-        return c;
     }
     template <class S>
     void tied_unjudged(const S *s, double kth, Unjudged &u) const {
@@ -1494,8 +1480,14 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     const double t = plan.threshold;
     const int64_t n_rel = rel.count(flags);
     const bool judged = plan.want_judged != 0;
-    // Judged non-relevant items of the whole row, retrieved or not (bpref).
-    const int64_t n_nonrel = judged ? rel.judged_nonrelevant(m) : 0;
+    // Judged non-relevant items of the whole row, retrieved or not (bpref's
+    // and fall-out's denominators): 0 <= y <= t, so none if t < 0; else every
+    // item neither relevant nor negative (a negative grade is never relevant
+    // then), the implicit zeros of a sparse row included.
+    bool want_nr = false;
+    for (int32_t q = 0; q < n_req; ++q)
+        want_nr = want_nr || plan.req[q].formula == FALL_OUT || plan.req[q].formula == BPREF;
+    const int64_t n_nonrel = want_nr && t >= 0.0 ? m - n_rel - rel.count_negative() : 0;
     // Retrieved items (scores above -inf; NaN counts, and is flagged), for
     // the set measures.
     int64_t n_ret = 0;
@@ -1630,17 +1622,11 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     /* Fall-out counts the judged non-relevant items, 0 <= y <= t (a negative
      * grade is not judged): per group their expected number at each rank, as
      * ecum; n_nonrel for the whole row. */
-    bool want_nr = false;
-    for (int32_t q = 0; q < n_req; ++q) want_nr = want_nr || plan.req[q].formula == FALL_OUT;
+    bool want_fo = false;
+    for (int32_t q = 0; q < n_req; ++q) want_fo = want_fo || plan.req[q].formula == FALL_OUT;
     auto judged_rel = [t](double y) { return y < 0.0 || y > t; };  // not non-relevant
-    int64_t fo_nonrel = 0;  // n_nonrel, also when no judged measure counted it
     double nr_before = 0.0;
-    if (want_nr) {
-        sc.nrcum.resize(K_eff);
-        // 0 <= y <= t: none if t < 0; else every item neither relevant nor
-        // negative (a negative grade is never relevant then).
-        fo_nonrel = judged ? n_nonrel : (t < 0.0 ? 0 : m - n_rel - rel.count_negative());
-    }
+    if (want_fo) sc.nrcum.resize(K_eff);
     double rel_before = 0.0;
     int64_t a = 0;
     while (a < K_eff) {
@@ -1655,7 +1641,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         for (int64_t p = a; p < b; ++p) ecum[p] = rel_before + (double)(p - a + 1) * ev;
         rel_before += r_g;
         if (!straddles) ecum[b - 1] = rel_before;  // whole group: exactly r_g more
-        if (want_nr) {
+        if (want_fo) {
             int64_t other = 0;  // members that are relevant or not judged
             if (straddles && !listed) {
                 rel.visit_tied(s, tv[a], [&](double y) { other += judged_rel(y); });
@@ -2093,13 +2079,13 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case FALL_OUT: {
             // Judged non-relevant items in the top k over those of the row.
             double cum = 0.0;
-            const double den = (double)fo_nonrel;
+            const double den = (double)n_nonrel;
             for (int64_t c = 0; c < c_end; ++c) {
                 if (c < K_eff) cum = sc.nrcum[c];
                 if (curve) o[c] = den > 0 ? cum / den : 0.0;
             }
             if (!curve) o[0] = den > 0 ? cum / den : 0.0;
-            is_empty = fo_nonrel == 0;
+            is_empty = n_nonrel == 0;
             break;
         }
         case RBP:
