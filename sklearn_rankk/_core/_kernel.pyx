@@ -213,7 +213,10 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     for i in range(req.size()):
         if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED, RBP_RESIDUAL):
             plan.want_judged = 1
-        if req[i].formula in _READS_IDEAL:
+        # ERR with max_grade=None reads the row's top grade from the ideal.
+        if req[i].formula in _READS_IDEAL or (
+            req[i].formula == ERR and req[i].max_grade != req[i].max_grade
+        ):
             plan.want_ideal = 1
         if req[i].exponential:
             plan.any_exponential = 1

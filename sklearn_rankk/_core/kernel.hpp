@@ -506,7 +506,7 @@ struct Scratch {
     IprecWork iprec;  // interpolated precision's tie-group DP
     // ERR: a tie group's stopping probabilities, the recurrence's means, the
     // row's largest relevant grade
-    std::vector<double> err_r, err_m, err_t, err_top;
+    std::vector<double> err_r, err_m, err_t;
     // fall-out: expected judged non-relevant items in ranks [0, p]
     std::vector<double> nrcum;
 };
@@ -1537,6 +1537,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         else if (want > 0 && (K_set == 0 || want < K_set)) K_set = want;
         if (r.formula == NDCG) K_ideal = std::max(K_ideal, want);
         K_ideal = std::max(K_ideal, gain_ideal_depth(r.formula, n_rel));
+        if (r.formula == ERR && r.max_grade != r.max_grade)  // max_grade=None: the top grade
+            K_ideal = std::max<int64_t>(K_ideal, 1);
     }
     K_all = std::min(K_all, m);
     int64_t K = K_ord > 0 ? K_ord : std::max<int64_t>(K_set, 1);
@@ -1789,13 +1791,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
      *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
      * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
      * many members of R = 0, over the others only (see below). */
-    double row_top = 0.0;  // the row's largest relevant grade (ERR, max_grade=None)
-    for (int32_t q = 0; q < n_req; ++q)
-        if (plan.req[q].formula == ERR && plan.req[q].max_grade != plan.req[q].max_grade) {
-            rel.ideal(sc.err_top, n_rel, 1);
-            row_top = sc.err_top.empty() ? 0.0 : sc.err_top[0];
-            break;
-        }
+    // The row's largest relevant grade (ERR, max_grade=None): the ideal
+    // ranking's first, which K_ideal >= 1 then reads.
+    const double row_top = K_ideal > 0 && !sc.work_g.empty() ? sc.work_g[0] : 0.0;
     auto err_row = [&](const Request &r, bool curve, int64_t c_end, double *o) {
         const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
         const double low = std::exp2(-gmax);
