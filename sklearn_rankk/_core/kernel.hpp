@@ -366,30 +366,12 @@ struct Aligned {
 
     inline double grade(int64_t j) const { return (double)y[j]; }
 
-
-    // The unjudged items among the whole row's items of score kth.
-    template <class S>
-    void tied_unjudged(const S *s, double kth, Unjudged &u) const {
-        for (int64_t j = 0; j < m; ++j)
-            if ((double)s[j] == kth) u.add((double)y[j], th->t);
-    }
-
     // Relevant items, and their gains, over the whole row's items of score kth.
     template <class S>
     void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
                    int E = 0) const {
         r = g = ge = 0.0;
-        int64_t j = 0;
-        for (; j + 32 <= m; j += 32) {
-            uint64_t mask = eq32(s + j, kth);
-            while (mask) {
-                int64_t i = j + rankk_ctz64(mask);
-                mask &= mask - 1;
-                add_gain(grade(i), th->t, exponential, r, g, ge, E);
-            }
-        }
-        for (; j < m; ++j)
-            if ((double)s[j] == kth) add_gain(grade(j), th->t, exponential, r, g, ge, E);
+        visit_tied(s, kth, [&](double y) { add_gain(y, th->t, exponential, r, g, ge, E); });
     }
 
     // Items of the row with a negative grade (not judged): 0 for unsigned
@@ -399,10 +381,20 @@ struct Aligned {
         else return count_below_zero(y, m);
     }
 
-    // fn(grade) for every item of the whole row whose score is kth.
+    // fn(grade) for every item of the whole row whose score is kth, in
+    // column order (32 scores compared at a time).
     template <class S, class F>
     void visit_tied(const S *s, double kth, F &&fn) const {
-        for (int64_t j = 0; j < m; ++j)
+        int64_t j = 0;
+        for (; j + 32 <= m; j += 32) {
+            uint64_t mask = eq32(s + j, kth);
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                fn(grade(i));
+            }
+        }
+        for (; j < m; ++j)
             if ((double)s[j] == kth) fn(grade(j));
     }
 
@@ -433,11 +425,6 @@ struct Sparse {
         std::sort(out.begin(), out.begin() + take, std::greater<double>());
         out.resize(take);
     }
-    template <class S>
-    void tied_unjudged(const S *s, double kth, Unjudged &u) const {
-        for (int64_t j = a; j < b; ++j)
-            if ((double)s[indices[j]] == kth) u.add(data[j], t);
-    }
     inline double grade(int64_t col) const {
         const int64_t *lo = std::lower_bound(indices + a, indices + b, col);
         return (lo != indices + b && *lo == col) ? data[lo - indices] : 0.0;
@@ -446,8 +433,7 @@ struct Sparse {
     void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
                    int E = 0) const {
         r = g = ge = 0.0;
-        for (int64_t j = a; j < b; ++j)
-            if ((double)s[indices[j]] == kth) add_gain(data[j], t, exponential, r, g, ge, E);
+        visit_tied(s, kth, [&](double y) { add_gain(y, t, exponential, r, g, ge, E); });
     }
     // Stored items with a negative grade (the others are 0).
     int64_t count_negative() const {
@@ -1671,7 +1657,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         if (judged) {  // the group's unjudged items, its members beyond the cut too
             Unjudged u;
             if (straddles && !listed) {
-                rel.tied_unjudged(s, tv[a], u);
+                rel.visit_tied(s, tv[a], [&](double y) { u.add(y, t); });
             } else {
                 for (int64_t p = a; p < b; ++p) u.add(sc.grade[p], t);
                 if (straddles)
