@@ -1687,7 +1687,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         rel.ideal(g, n_rel, K_ideal);
         int64_t take = (int64_t)g.size();
         sc.ideal_lin.assign(K_ideal, 0.0);
-        sc.ideal_exp.assign(K_ideal, 0.0);
+        if (any_exp) sc.ideal_exp.assign(K_ideal, 0.0);  // read by exponential gains only
         for (int64_t p = 0; p < take && g[p] > 0.0; ++p) {  // negative: no gain
             sc.ideal_lin[p] = g[p];
             if (any_exp) sc.ideal_exp[p] = gain_exp(g[p], 0);
