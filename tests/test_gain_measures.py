@@ -55,18 +55,6 @@ def test_cli_matches_trec_eval_reference(seed, level):
             assert values[name][i] == pytest.approx(value, rel=1e-12, abs=1e-12), name
 
 
-def test_reference_lines_of_the_regression_files():
-    """The six measures' lines of out.test.aq as the reference prints them
-    (the reference and the files agree: the CLI test compares with both)."""
-    qrels = trec_eval_reference.read_qrels(helpers.trec_file("qrels.test"))
-    run, run_id = trec_eval_reference.read_results(helpers.trec_file("results.test"))
-    lines = trec_eval_reference.trec_eval_lines(
-        qrels, run, run_id, GAIN_MEASURES, query_flag=True
-    )
-    text = helpers.trec_file("out.test.aq").read_text().splitlines()
-    assert lines == [ln for ln in text if ln.split("\t")[0].rstrip() in GAIN_MEASURES]
-
-
 # --------------------------------------------------------------------------
 # Exact ties on heavily tied graded rows
 # --------------------------------------------------------------------------
