@@ -44,6 +44,7 @@ from .validation import (
     check_sample_weight,
     check_zero_division,
     is_dask,
+    largest_grade,
 )
 
 # --------------------------------------------------------------------------
@@ -306,10 +307,14 @@ def row_values(
             check_sample_weight(sample_weight, offsets.shape[0] - 1),
             offsets,
         )
-    if any(r.options.get("gain") == "exponential" for r in requests):
-        check_exponential_gain(data.y_true, threshold)
-    for max_grade in {r.options.get("max_grade") for r in requests} - {None}:
-        check_max_grade(data.y_true, threshold, max_grade)
+    exponential = any(r.options.get("gain") == "exponential" for r in requests)
+    max_grades = {r.options.get("max_grade") for r in requests} - {None}
+    if exponential or max_grades:
+        top = largest_grade(data.y_true)  # one read for both checks
+        if exponential:
+            check_exponential_gain(top, threshold)
+        for max_grade in max_grades:
+            check_max_grade(top, threshold, max_grade)
     n_items = data.shape[1]
     compiled = compile_requests(requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT

@@ -342,22 +342,27 @@ def _check_labels(labels, n_classes):
     return classes
 
 
-def check_exponential_gain(y_true, threshold):
-    """2**grade must be finite in float64: relevant grades below 1024."""
+def largest_grade(y_true):
+    """The largest grade of ``y_true`` (stored values of a sparse one), or
+    None if it has none: one read, for the checks below."""
     values = y_true.data if sp.issparse(y_true) else y_true
-    if values.size and np.max(values) >= 1024 and threshold < np.max(values):
+    return np.max(values) if values.size else None
+
+
+def check_exponential_gain(top, threshold):
+    """2**grade must be finite in float64: relevant grades below 1024.
+    ``top``: :func:`largest_grade` of y_true."""
+    if top is not None and top >= 1024 and threshold < top:
         raise ValueError(
             f'gain="exponential" overflows for grades >= 1024 (2**grade is '
-            f"infinite); y_true has a grade of {np.max(values)}. Use "
+            f"infinite); y_true has a grade of {top}. Use "
             f'gain="linear".'
         )
 
 
-def check_max_grade(y_true, threshold, max_grade):
+def check_max_grade(top, threshold, max_grade):
     """ERR's stopping probabilities are at most 1: no relevant grade above
-    ``max_grade``."""
-    values = y_true.data if sp.issparse(y_true) else y_true
-    top = np.max(values) if values.size else None
+    ``max_grade``. ``top``: :func:`largest_grade` of y_true."""
     if top is not None and top > max_grade and top > threshold:
         raise ValueError(
             f"y_true has a relevant grade of {top}, above max_grade={max_grade:g}: "
