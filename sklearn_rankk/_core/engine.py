@@ -120,13 +120,14 @@ def check_params(metric, params):
 
 
 def _check_one_real(value, name, p):
-    value = check_real(value, name, low=p.low, low_inclusive=p.low_inclusive)
-    if p.high is not None and (
-        value > p.high or (value == p.high and not p.high_inclusive)
-    ):
-        op = "<=" if p.high_inclusive else "<"
-        raise ValueError(f"{name} must be {op} {p.high}; got {value}.")
-    return value
+    return check_real(
+        value,
+        name,
+        low=p.low,
+        low_inclusive=p.low_inclusive,
+        high=p.high,
+        high_inclusive=p.high_inclusive,
+    )
 
 
 def _check_reals(value, p):

@@ -456,7 +456,9 @@ def check_bool(value, name):
     return bool(value)
 
 
-def check_real(value, name, *, low=None, low_inclusive=True):
+def check_real(
+    value, name, *, low=None, low_inclusive=True, high=None, high_inclusive=False
+):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number; got {_describe(value)}.")
     value = float(value)
@@ -465,6 +467,9 @@ def check_real(value, name, *, low=None, low_inclusive=True):
     if low is not None and (value < low or (value == low and not low_inclusive)):
         op = ">=" if low_inclusive else ">"
         raise ValueError(f"{name} must be {op} {low}; got {value}.")
+    if high is not None and (value > high or (value == high and not high_inclusive)):
+        op = "<=" if high_inclusive else "<"
+        raise ValueError(f"{name} must be {op} {high}; got {value}.")
     return value
 
 
