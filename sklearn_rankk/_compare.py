@@ -31,6 +31,7 @@ from __future__ import annotations
 import html
 import itertools
 import os
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -149,11 +150,11 @@ class SystemComparison:
     ...     y_true, systems, measures=["precision@3"], baseline="noise"
     ... )
     >>> round(comparison.means["precision@3"]["good"], 4)
-    0.8167
+    0.825
     >>> comparison["precision@3", "good", "noise"].pvalue < 1e-6
     True
     >>> comparison.win_tie_loss["precision@3", "good", "noise"]
-    (32, 7, 1)
+    (35, 5, 0)
     """
 
     measures: tuple
@@ -239,7 +240,7 @@ class SystemComparison:
         best = max(finite) if self.greater_is_better[measure] else min(finite)
         return {s for s, v in values.items() if v == best}
 
-    def _caption(self, *, latex=False):
+    def _caption(self, *, latex=False, rich=True):
         test = _TESTS[self.method]
         correction = _CORRECTIONS[self.correction]
         if self.correction not in (None, "tukey"):
@@ -257,10 +258,11 @@ class SystemComparison:
             )
         else:
             text += (
-                "a superscript letter marks a system significantly better than "
-                "the system of that letter."
+                f"a {'superscript ' if rich else ''}letter marks a system "
+                f"significantly better than the system of that letter."
             )
-        text += " Best mean of each measure in bold."
+        if rich:
+            text += " Best mean of each measure in bold."
         if self.dropped_queries:
             text += (
                 f" {len(self.dropped_queries)} queries not in every system left out."
@@ -313,19 +315,22 @@ class SystemComparison:
         """
 
         def render(kind, text, extra):
-            if kind == "name":
-                return text
-            return text + extra[1]
+            return text if kind == "name" else (text, extra[1])
 
         header = ["system", *self.measures]
         rows = self._cells(digits, render)
-        lines = [self._caption(), ""]
+        # Markers padded to the widest of their column: the decimals align.
+        for j in range(1, len(header)):
+            width = max(len(row[j][1]) for row in rows)
+            for row in rows:
+                row[j] = row[j][0] + row[j][1].ljust(width)
+        lines = [*textwrap.wrap(self._caption(rich=False), 79), ""]
         lines += _align([header, *rows], left=1)
         if not details:
             return "\n".join(lines)
         level = f"{100 * self.confidence_level:g}% interval"
-        header = ["measure", "system", "vs", "difference", level, "effect"]
-        header += ["p-value", "corrected", "W/T/L"]
+        header = ["measure", "system", "vs", "diff.", level, "effect"]
+        header += ["p", "p adj.", "W/T/L"]
         rows = []
         for measure in self.measures:
             for a, b in self.pairs:
@@ -349,8 +354,8 @@ class SystemComparison:
         effect = "rank-biserial r" if self.method == "wilcoxon" else "Cohen's d_z"
         lines += [
             "",
-            f"Differences (system - vs), effect = {effect}, "
-            f"* = significant at alpha = {self.alpha:g}",
+            f"diff. = system - vs, effect = {effect}, p adj. = corrected p, "
+            f"* = significant",
         ]
         lines += _align([header, *rows], left=3)
         return "\n".join(lines)
@@ -926,14 +931,30 @@ default="holm"
     ...     y_true, systems, measures=["ndcg@10", "precision@5"], baseline="bm25",
     ... )
     >>> print(comparison.to_string(details=False))
-    Mean over 50 queries. Paired t-test, Holm correction per measure, \
-alpha = 0.05: + (-) marks a system significantly better (worse) than the \
-baseline, bm25. Best mean of each measure in bold.
+    Mean over 50 queries. Paired t-test, Holm correction per measure, alpha = 0.05:
+    + (-) marks a system significantly better (worse) than the baseline, bm25.
     <BLANKLINE>
     system  ndcg@10  precision@5
-    bm25     0.5687       0.4160
-    rerank  0.7426+      0.5400+
-    noise   0.3791-      0.2280-
+    bm25    0.5944       0.4320
+    rerank  0.7423+      0.5600+
+    noise   0.3786-      0.2560-
+
+    The LaTeX of the same table, for a paper (booktabs):
+
+    >>> print(comparison.to_latex())  # doctest: +ELLIPSIS
+    \\begin{table}
+    \\centering
+    \\caption{Mean over 50 queries. Paired t-test, Holm correction per measure, ...}
+    \\begin{tabular}{lrr}
+    \\toprule
+    System & ndcg@10 & precision@5 \\\\
+    \\midrule
+    bm25 & 0.5944 & 0.4320 \\\\
+    rerank & \\textbf{0.7423}$^{+}$ & \\textbf{0.5600}$^{+}$ \\\\
+    noise & 0.3786$^{-}$ & 0.2560$^{-}$ \\\\
+    \\bottomrule
+    \\end{tabular}
+    \\end{table}
     """
     # scipy is imported when a comparison is first made.
     from ._stats import (

@@ -387,7 +387,7 @@ def test_missing_queries_zero_scores_them_zero_as_trec_eval_c():
     assert res.per_query["precision@1"]["c"].tolist() == [0, 1, 1, 0]
     assert res.per_query["recall@3"]["b"].tolist() == [1, 1, 0, 1]
     assert res.filled_queries == {"b": ("q3",), "c": ("q1", "q4")}
-    assert "3 missing system-query pairs scored 0" in str(res)
+    assert "3 missing system-query pairs scored 0" in res.to_markdown()
     # The same as reading every run with from_trec(..., complete=True).
     complete = {
         name: from_trec(qrels, run, complete=True)
@@ -411,7 +411,7 @@ def test_missing_queries_drop_keeps_the_common_ones():
     assert res.dropped_queries == ("q3",)
     assert res.per_query["precision@1"]["a"].tolist() == [1, 1, 1]
     assert res.filled_queries == {}
-    assert "1 queries not in every system left out" in str(res)
+    assert "1 queries not in every system left out" in res.to_markdown()
 
 
 def test_drop_needs_two_common_queries():
@@ -598,3 +598,270 @@ def test_tukey_matches_ranx_compare_tukey():
         for a, b in res.pairs:
             ref = report.comparisons[a, b][m]["p_value"]
             assert res.pvalues_corrected[m, a, b] == pytest.approx(ref, rel=1e-9)
+
+
+# ----------------------------------------------------------------------------
+# Renderers: golden strings of the hand-worked example
+# ----------------------------------------------------------------------------
+
+
+def test_hand_example_significance_premises():
+    """The markers below follow from these scipy p-values (all < 0.1)."""
+    values = {n: 1 / np.asarray(r) for n, r in RANKS.items()}
+    hits = {n: (np.asarray(r) == 1).astype(float) for n, r in RANKS.items()}
+    for v in (values, hits):
+        for a, b in itertools.combinations(RANKS, 2):
+            assert stats.ttest_rel(v[a], v[b]).pvalue < 0.1
+    assert stats.ttest_rel(hits["good"], hits["base"]).pvalue == pytest.approx(
+        0.0796, abs=1e-4
+    )
+
+
+GOLDEN_TEXT = """\
+Mean over 8 queries. Paired t-test, no correction, alpha = 0.1: + (-) marks a
+system significantly better (worse) than the baseline, base.
+
+system    hit@1      mrr
+base    0.5000   0.6979
+good    0.8750+  0.9375+
+bad     0.1250-  0.4167-
+
+diff. = system - vs, effect = Cohen's d_z, p adj. = corrected p, * = significant
+measure  system  vs      diff.        95% interval  effect       p   p adj.  W/T/L
+hit@1    good    base  +0.3750  [-0.0577, +0.8077]  +0.725  0.0796  0.0796*  3/5/0
+hit@1    bad     base  -0.3750  [-0.8077, +0.0577]  -0.725  0.0796  0.0796*  0/5/3
+mrr      good    base  +0.2396  [+0.0057, +0.4734]  +0.856  0.0459  0.0459*  4/4/0
+mrr      bad     base  -0.2812  [-0.4917, -0.0708]  -1.117  0.0159  0.0159*  0/2/6"""
+
+GOLDEN_MARKDOWN = """\
+| system | hit@1 | mrr |
+|:--|--:|--:|
+| base | 0.5000 | 0.6979 |
+| good | **0.8750**<sup>+</sup> | **0.9375**<sup>+</sup> |
+| bad | 0.1250<sup>-</sup> | 0.4167<sup>-</sup> |
+
+Mean over 8 queries. Paired t-test, no correction, alpha = 0.1: + (-) marks a \
+system significantly better (worse) than the baseline, base. Best mean of each \
+measure in bold."""
+
+GOLDEN_LATEX = (
+    r"""\begin{table}
+\centering
+\caption{Mean over 8 queries. Paired t-test, no correction, $\alpha = 0.1$: """
+    r"""$^{+}$ ($^{-}$) marks a system significantly better (worse) than the """
+    r"""baseline, base. Best mean of each measure in bold.}
+\label{tab:hand}
+\begin{tabular}{lrr}
+\toprule
+System & hit@1 & mrr \\
+\midrule
+base & 0.5000 & 0.6979 \\
+good & \textbf{0.8750}$^{+}$ & \textbf{0.9375}$^{+}$ \\
+bad & 0.1250$^{-}$ & 0.4167$^{-}$ \\
+\bottomrule
+\end{tabular}
+\end{table}"""
+)
+
+GOLDEN_HTML = """\
+<table>
+<caption>Mean over 8 queries. Paired t-test, no correction, alpha = 0.1: + (-) \
+marks a system significantly better (worse) than the baseline, base. Best mean \
+of each measure in bold.</caption>
+<thead><tr><th>system</th><th style="text-align: right">hit@1</th>\
+<th style="text-align: right">mrr</th></tr></thead>
+<tbody>
+<tr><th>base</th><td style="text-align: right">0.5000</td>\
+<td style="text-align: right">0.6979</td></tr>
+<tr><th>good</th><td style="text-align: right"><b>0.8750</b><sup>+</sup></td>\
+<td style="text-align: right"><b>0.9375</b><sup>+</sup></td></tr>
+<tr><th>bad</th><td style="text-align: right">0.1250<sup>-</sup></td>\
+<td style="text-align: right">0.4167<sup>-</sup></td></tr>
+</tbody>
+</table>"""
+
+GOLDEN_ALL_PAIRS = (
+    r"""\begin{table}
+\centering
+\caption{Mean over 8 queries. Paired t-test, no correction, $\alpha = 0.1$: a """
+    r"""superscript letter marks a system significantly better than the system """
+    r"""of that letter. Best mean of each measure in bold.}
+\begin{tabular}{lrr}
+\toprule
+System & hit@1 & mrr \\
+\midrule
+(a) base & 0.5000$^{c}$ & 0.6979$^{c}$ \\
+(b) good & \textbf{0.8750}$^{ac}$ & \textbf{0.9375}$^{ac}$ \\
+(c) bad & 0.1250 & 0.4167 \\
+\bottomrule
+\end{tabular}
+\end{table}"""
+)
+
+
+def test_renderers_golden_strings():
+    res = hand_example(baseline="base", correction=None, alpha=0.1)
+    assert str(res) == GOLDEN_TEXT
+    assert repr(res) == GOLDEN_TEXT
+    assert res.to_markdown() == GOLDEN_MARKDOWN
+    assert res.to_latex(label="tab:hand") == GOLDEN_LATEX
+    assert res._repr_html_() == GOLDEN_HTML
+    pairs = hand_example(correction=None, alpha=0.1)
+    assert pairs.to_latex() == GOLDEN_ALL_PAIRS
+    assert pairs.to_string(details=False).splitlines()[3:] == [
+        "system       hit@1       mrr",
+        "(a) base  0.5000c   0.6979c",
+        "(b) good  0.8750ac  0.9375ac",
+        "(c) bad   0.1250    0.4167",
+    ]
+
+
+def test_caption_names_each_test_and_correction():
+    res = hand_example(baseline="base", method="wilcoxon", correction="by")
+    assert "Wilcoxon signed-rank test, Benjamini-Yekutieli correction per measure" in (
+        res.to_latex()
+    )
+    res = hand_example(method="randomization", correction="tukey", random_state=0)
+    assert "Fisher's randomization test (paired, sign flips), Tukey HSD" in (
+        res.to_markdown()
+    )
+    res = hand_example(method="bootstrap", correction="holm", random_state=0)
+    assert "Paired bootstrap test, Holm correction per measure" in str(res)
+
+
+def test_latex_escapes_names():
+    y_true, systems = make_systems(n=10)
+    systems = {"bm25_rm3 & co": systems["s0"], "50%": systems["s1"]}
+    tex = compare_systems(
+        y_true, systems, measures=["r_precision"], baseline="50%"
+    ).to_latex()
+    assert r"bm25\_rm3 \& co" in tex
+    assert r"r\_precision" in tex
+    assert r"baseline, 50\%." in tex
+
+
+def test_to_frame():
+    pd = pytest.importorskip("pandas")
+    res = hand_example(baseline="base", correction=None, alpha=0.1)
+    tests = res.to_frame()
+    assert list(tests["system"]) == ["good", "bad", "good", "bad"]
+    assert list(tests["baseline"]) == ["base"] * 4
+    assert tests["pvalue"].tolist() == pytest.approx(
+        [0.07960201, 0.07960201, 0.04592392, 0.01592584]
+    )
+    assert tests[["wins", "ties", "losses"]].values.tolist() == [
+        [3, 5, 0],
+        [0, 5, 3],
+        [4, 4, 0],
+        [0, 2, 6],
+    ]
+    means = res.to_frame("means")
+    assert means.loc["good", "hit@1"] == 0.875
+    assert list(means.index) == ["base", "good", "bad"]
+    per_query = res.to_frame("per_query")
+    assert per_query.shape == (8, 6)
+    assert per_query[("mrr", "bad")].tolist() == pytest.approx(
+        1 / np.array(RANKS["bad"])
+    )
+    assert isinstance(per_query.columns, pd.MultiIndex)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        res.to_frame("wide")
+
+
+# ----------------------------------------------------------------------------
+# The display of per-query differences
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pyplot():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend("Agg")
+    yield plt
+    plt.close("all")
+
+
+def test_display_from_comparison_sorted_bars(pyplot):
+    from sklearn_rankk import PerQueryDifferenceDisplay
+
+    res = hand_example(baseline="base")
+    display = PerQueryDifferenceDisplay.from_comparison(
+        res, measure="mrr", system="bad"
+    )
+    diff = 1 / np.array(RANKS["bad"]) - 1 / np.array(RANKS["base"])
+    heights = [bar.get_height() for bar in display.bars_]
+    assert heights == pytest.approx(sorted(diff, reverse=True))
+    assert display.differences == pytest.approx(diff)
+    assert sorted(display.order_.tolist()) == list(range(8))
+    assert display.ax_ is display.bars_[0].axes
+    assert display.figure_ is display.ax_.figure
+    assert display.ax_.get_ylabel() == "mrr: bad - base"
+    assert "better on 0, tied on 2, worse on 6 of 8 queries" in display.ax_.get_xlabel()
+    # Losses orange (C1), ties grey.
+    from matplotlib.colors import to_rgba
+
+    colors = [bar.get_facecolor() for bar in display.bars_]
+    assert colors[:2] == [to_rgba("0.6")] * 2
+    assert colors[2:] == [to_rgba("C1")] * 6
+
+
+def test_display_draws_on_the_given_axes_and_replots(pyplot):
+    from sklearn_rankk import PerQueryDifferenceDisplay
+
+    res = hand_example(baseline="base")
+    fig, (ax1, ax2) = pyplot.subplots(1, 2)
+    display = PerQueryDifferenceDisplay.from_comparison(res, ax=ax1)
+    assert display.ax_ is ax1 and (display.name, display.measure) == ("good", "hit@1")
+    display.plot(ax=ax2, name="renamed", color="k")
+    assert display.ax_ is ax2
+    assert display.ax_.get_ylabel() == "hit@1: renamed - base"
+    assert display.bars_[0].get_facecolor() == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_display_loss_gains_are_negative_differences(pyplot):
+    from sklearn_rankk import PerQueryDifferenceDisplay
+
+    display = PerQueryDifferenceDisplay(
+        differences=[0.2, -0.1, np.nan, 0.0], greater_is_better=False
+    ).plot()
+    assert [b.get_height() for b in display.bars_] == pytest.approx([-0.1, 0.0, 0.2])
+    assert display.order_.tolist() == [1, 3, 0]
+    assert "better on 1, tied on 1, worse on 1 of 3 queries" in display.ax_.get_xlabel()
+
+
+def test_display_from_predictions_matches_the_metric(pyplot):
+    from sklearn_rankk import PerQueryDifferenceDisplay
+
+    y_true, systems = make_systems(seed=10, n=15)
+    display = PerQueryDifferenceDisplay.from_predictions(
+        y_true,
+        systems["s0"],
+        systems["s2"],
+        metric="precision@3",
+        name="s0",
+        baseline_name="s2",
+    )
+    expected = bf_precision(y_true, systems["s0"], 3) - bf_precision(
+        y_true, systems["s2"], 3
+    )
+    assert display.differences == pytest.approx(expected)
+
+
+def test_display_errors(pyplot):
+    from sklearn_rankk import PerQueryDifferenceDisplay
+
+    with pytest.raises(ValueError, match="has no baseline"):
+        PerQueryDifferenceDisplay.from_comparison(hand_example())
+    res = hand_example(baseline="base")
+    with pytest.raises(ValueError, match="measure='map' is not one of"):
+        PerQueryDifferenceDisplay.from_comparison(res, measure="map")
+    with pytest.raises(ValueError, match="system='base' is not one of"):
+        PerQueryDifferenceDisplay.from_comparison(res, system="base")
+    with pytest.raises(ValueError, match="non-empty 1-D"):
+        PerQueryDifferenceDisplay(differences=[]).plot()
+    with pytest.raises(ValueError, match="name and baseline_name must differ"):
+        PerQueryDifferenceDisplay.from_predictions(
+            np.eye(3), np.eye(3), np.eye(3), metric="mrr", name="a", baseline_name="a"
+        )
