@@ -246,10 +246,20 @@ class SystemComparison:
         if self.correction not in (None, "tukey"):
             correction += " per measure"
         alpha = f"$\\alpha = {self.alpha:g}$" if latex else f"alpha = {self.alpha:g}"
-        text = (
-            f"Mean over {self.n_queries} queries. {test[0].upper()}{test[1:]}, "
-            f"{correction}, {alpha}: "
-        )
+        defined = {
+            int(np.count_nonzero(~np.isnan(v)))
+            for per_system in self.per_query.values()
+            for v in per_system.values()
+        }
+        if defined == {self.n_queries}:
+            text = f"Mean over {self.n_queries} queries. "
+        else:
+            counts = "-".join(str(n) for n in sorted({min(defined), max(defined)}))
+            text = (
+                f"Mean over the {counts} of {self.n_queries} queries where each "
+                f"measure is defined (zero_division=nan leaves out the others). "
+            )
+        text += f"{test[0].upper()}{test[1:]}, {correction}, {alpha}: "
         if self.baseline is not None:
             plus, minus = ("$^{+}$", "$^{-}$") if latex else ("+", "-")
             text += (

@@ -534,6 +534,12 @@ def test_undefined_queries_left_out_with_nan():
     assert res.means["recall@5"]["s0"] == pytest.approx(np.mean(v["s0"][3:]))
     assert res["recall@5", "s1", "s0"].n_samples == 17
     assert sum(res.win_tie_loss["recall@5", "s1", "s0"]) == 17
+    assert res.to_markdown().endswith(
+        "Mean over the 17 of 20 queries where each measure is defined "
+        "(zero_division=nan leaves out the others). Paired t-test, Holm "
+        "correction per measure, alpha = 0.05: + (-) marks a system significantly "
+        "better (worse) than the baseline, s0. Best mean of each measure in bold."
+    )
 
 
 # ----------------------------------------------------------------------------
