@@ -57,7 +57,7 @@ __all__ = [
 INTERVAL_METHODS = ("bootstrap", "bca", "percentile", "t")
 TEST_METHODS = ("t", "wilcoxon", "randomization", "bootstrap")
 ALTERNATIVES = ("two-sided", "greater", "less")
-CORRECTIONS = ("holm", "bonferroni", None)
+CORRECTIONS = ("holm", "bonferroni", "bh", "by", None)
 #: The p-value adjustments of :func:`adjust_pvalues`: family-wise error
 #: (Holm, Bonferroni) and false discovery rate (Benjamini-Hochberg,
 #: Benjamini-Yekutieli).
@@ -246,11 +246,11 @@ class ModelComparison:
         The metric compared.
     method : {"t", "wilcoxon", "randomization", "bootstrap"}
         The paired test.
-    correction : {"holm", "bonferroni"} or None
+    correction : {"holm", "bonferroni", "bh", "by"} or None
         The multiple-testing correction of the p-values.
     alpha : float
-        Family-wise error rate: a pair is rejected when its corrected p-value
-        is at most ``alpha``.
+        Family-wise error rate (false discovery rate with "bh" and "by"): a
+        pair is rejected when its corrected p-value is at most ``alpha``.
     means : dict of str -> float
         Mean of the metric for each model over its defined rows.
     tests : dict of (str, str) -> PairedTestResult
@@ -1090,12 +1090,14 @@ array-like of shape (n_samples,)
         A scorer name or a metric function (see :func:`confidence_interval`).
     method : {"t", "wilcoxon", "randomization", "bootstrap"}, default="t"
         The paired test (see :func:`paired_test`).
-    correction : {"holm", "bonferroni"} or None, default="holm"
+    correction : {"holm", "bonferroni", "bh", "by"} or None, default="holm"
         Multiple-testing correction: Holm's step-down method (uniformly more
         powerful than Bonferroni, same family-wise error guarantee),
-        Bonferroni, or none.
+        Bonferroni, Benjamini-Hochberg or Benjamini-Yekutieli (false
+        discovery rate; ``alpha`` is then the rate), or none.
     alpha : float, default=0.05
-        Family-wise error rate for ``reject``.
+        Family-wise error rate (false discovery rate with "bh" and "by") for
+        ``reject``.
     confidence_level : float, default=0.95
         Level of each interval of a difference (not corrected).
     n_resamples : int, default=9999

@@ -871,3 +871,16 @@ def test_display_errors(pyplot):
         PerQueryDifferenceDisplay.from_predictions(
             np.eye(3), np.eye(3), np.eye(3), metric="mrr", name="a", baseline_name="a"
         )
+
+
+@pytest.mark.parametrize("correction", ["bh", "by"])
+def test_compare_models_takes_the_fdr_corrections(correction):
+    from sklearn_rankk import compare_models
+
+    y_true, systems = make_systems(seed=11, n=30, scales=(0.8, 1.0, 1.3, 3.0))
+    res = compare_models(y_true, systems, metric="precision@4", correction=correction)
+    values = {s: bf_precision(y_true, y, 4) for s, y in systems.items()}
+    pairs = list(itertools.combinations(systems, 2))
+    raw = [stats.ttest_rel(values[a], values[b]).pvalue for a, b in pairs]
+    expected = stats.false_discovery_control(raw, method=correction)
+    assert [res.pvalues_corrected[p] for p in pairs] == pytest.approx(list(expected))
