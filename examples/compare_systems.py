@@ -1,6 +1,6 @@
 """
 A results table as a paper prints it: systems x measures, against a baseline
-==========================================================================
+============================================================================
 
 A results section compares several systems on several measures at once,
 against a baseline, and marks which differences are significant after

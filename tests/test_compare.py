@@ -884,3 +884,21 @@ def test_compare_models_takes_the_fdr_corrections(correction):
     raw = [stats.ttest_rel(values[a], values[b]).pvalue for a, b in pairs]
     expected = stats.false_discovery_control(raw, method=correction)
     assert [res.pvalues_corrected[p] for p in pairs] == pytest.approx(list(expected))
+
+
+def test_one_engine_pass_per_system_for_all_measures(monkeypatch):
+    from sklearn_rankk._core import engine
+
+    calls = []
+    original = engine.row_values
+
+    def counting(requests, *args, **kwargs):
+        calls.append(len(requests))
+        return original(requests, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "row_values", counting)
+    y_true, systems = make_systems(n=10)
+    compare_systems(
+        y_true, systems, measures=["ndcg@10", "map@5", "precision@3", "mrr"]
+    )
+    assert calls == [4, 4, 4]
