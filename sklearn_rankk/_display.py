@@ -1522,8 +1522,8 @@ class PerQueryDifferenceDisplay:
     One bar per query: the system's value minus the baseline's on one
     measure, sorted from the largest gain to the largest loss, as in the IR
     literature's per-topic difference plots. Bars where the system is better
-    are blue, worse orange (for a loss, such as fall-out, lower is better);
-    the legend counts the queries won, tied and lost. Create it with
+    are blue, worse orange, tied grey (for a loss, such as fall-out, lower is
+    better); the legend counts the queries won, tied and lost. Create it with
     :meth:`from_comparison` (a :class:`SystemComparison`) or
     :meth:`from_predictions`, or from the arrays.
 
@@ -1644,15 +1644,22 @@ class PerQueryDifferenceDisplay:
         style.update(kwargs)
         self.bars_ = ax.bar(np.arange(values.size), values, **style)
         ax.axhline(0.0, color="0.3", linewidth=0.8)
-        counts = (
-            f"better on {int(gains.sum())}, tied on "
-            f"{int(values.size - gains.sum() - losses.sum())}, worse on "
-            f"{int(losses.sum())} of {values.size} queries"
-        )
+        from matplotlib.patches import Patch
+
+        n_tied = int(values.size - gains.sum() - losses.sum())
+        handles = [
+            Patch(color=color, label=f"{what} on {n} of {values.size} queries")
+            for color, what, n in (
+                ("C0", "better", int(gains.sum())),
+                ("0.6", "tied", n_tied),
+                ("C1", "worse", int(losses.sum())),
+            )
+        ]
+        ax.legend(handles=handles, loc="upper right")
         who = " - ".join(str(n) for n in (name, self.baseline_name) if n is not None)
         measure = self.measure if self.measure is not None else "difference"
         ax.set(
-            xlabel=f"Queries, sorted by difference ({counts})",
+            xlabel="Queries, sorted by difference",
             ylabel=f"{measure}: {who}" if who else measure,
             xlim=(-0.5, max(values.size, 1) - 0.5),
         )
@@ -1693,8 +1700,11 @@ class PerQueryDifferenceDisplay:
         >>> display = PerQueryDifferenceDisplay.from_comparison(comparison)
         >>> display.name, display.baseline_name, display.measure
         ('good', 'noise', 'precision@3')
-        >>> display.ax_.get_xlabel().split(" (")[1]
-        'better on 28, tied on 2, worse on 0 of 30 queries)'
+        >>> for text in display.ax_.get_legend().get_texts():
+        ...     print(text.get_text())
+        better on 28 of 30 queries
+        tied on 2 of 30 queries
+        worse on 0 of 30 queries
         >>> plt.close("all")
         """
         _check_matplotlib_support(f"{cls.__name__}.from_comparison")
