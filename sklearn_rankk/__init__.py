@@ -7,8 +7,13 @@ rows, or the value of every row with ``average=None``.
 
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
+from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
-from ._display import InterpolatedPrecisionRecallDisplay, RankingCurveDisplay
+from ._display import (
+    InterpolatedPrecisionRecallDisplay,
+    PerQueryDifferenceDisplay,
+    RankingCurveDisplay,
+)
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
 from ._parallel.accumulator import RankingAccumulator
@@ -40,11 +45,14 @@ __all__ = [
     "RankingAccumulator",
     "RankingCurveDisplay",
     "InterpolatedPrecisionRecallDisplay",
+    "PerQueryDifferenceDisplay",
     "MetricInterval",
     "ModelComparison",
     "PairedTestResult",
     "RandomBaselineResult",
     "compare_models",
+    "SystemComparison",
+    "compare_systems",
     "confidence_interval",
     "paired_test",
     "precision_at_k_random_variance",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ._compare import compare_systems
 from ._core import engine
 from ._core.inputs import group_by_qid, n_items, random_ranking_scores
 from ._core.registry import METRICS, PRECISION_RECALL
@@ -1513,3 +1514,296 @@ or array-like of shape (n_samples,)
             name=type(estimator).__name__ if name is None else name,
             **kwargs,
         )
+
+
+class PerQueryDifferenceDisplay:
+    """Per-query differences of a system against a baseline, as sorted bars.
+
+    One bar per query: the system's value minus the baseline's on one
+    measure, sorted from the largest gain to the largest loss, as in the IR
+    literature's per-topic difference plots. Bars where the system is better
+    are blue, worse orange, tied grey (for a loss, such as fall-out, lower is
+    better); the legend counts the queries won, tied and lost. Create it with
+    :meth:`from_comparison` (a :class:`SystemComparison`) or
+    :meth:`from_predictions`, or from the arrays.
+
+    Parameters
+    ----------
+    differences : ndarray of shape (n_queries,)
+        System minus baseline, per query (NaN: left out).
+    qids : sequence of shape (n_queries,), default=None
+        The query of each difference (None: their positions).
+    measure : str, default=None
+        The measure, for the axis label.
+    name : str, default=None
+        The system.
+    baseline_name : str, default=None
+        The baseline.
+    greater_is_better : bool, default=True
+        Whether a positive difference is a gain.
+
+    Attributes
+    ----------
+    bars_ : matplotlib BarContainer
+        The bars, in plotted order.
+    order_ : ndarray of int
+        Positions in ``differences`` of the plotted bars, left to right.
+    ax_ : matplotlib Axes
+        Axes with the bars.
+    figure_ : matplotlib Figure
+        Figure with the bars.
+
+    See Also
+    --------
+    compare_systems : The comparison whose differences these are.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from sklearn_rankk import PerQueryDifferenceDisplay
+    >>> y_true = np.eye(4, dtype=int)
+    >>> system = np.eye(4)
+    >>> baseline = np.eye(4)[::-1]
+    >>> baseline[0] = [1, 0, 0, 0]
+    >>> display = PerQueryDifferenceDisplay.from_predictions(
+    ...     y_true, system, baseline, metric="hit@1", name="system",
+    ...     baseline_name="baseline",
+    ... )
+    >>> display.differences
+    array([0., 1., 1., 1.])
+    >>> [float(bar.get_height()) for bar in display.bars_]
+    [1.0, 1.0, 1.0, 0.0]
+    >>> plt.close("all")
+    """
+
+    def __init__(
+        self,
+        *,
+        differences,
+        qids=None,
+        measure=None,
+        name=None,
+        baseline_name=None,
+        greater_is_better=True,
+    ):
+        self.differences = differences
+        self.qids = qids
+        self.measure = measure
+        self.name = name
+        self.baseline_name = baseline_name
+        self.greater_is_better = greater_is_better
+
+    def plot(self, ax=None, *, name=None, **kwargs):
+        """Plot the sorted bars.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+        name : str, default=None
+            The system's name for the label; None uses the display's.
+        **kwargs : dict
+            Keyword arguments of matplotlib's ``bar`` (``color`` replaces
+            the colours of gains and losses).
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
+            ``self``, with ``ax_``, ``figure_``, ``bars_`` and ``order_`` set.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> from sklearn_rankk import PerQueryDifferenceDisplay
+        >>> display = PerQueryDifferenceDisplay(differences=[0.1, -0.3, 0.5])
+        >>> display = display.plot()
+        >>> [round(float(bar.get_height()), 1) for bar in display.bars_]
+        [0.5, 0.1, -0.3]
+        >>> display.order_.tolist()
+        [2, 0, 1]
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support("PerQueryDifferenceDisplay.plot")
+        d = np.asarray(self.differences, dtype=np.float64)
+        if d.ndim != 1 or not d.size:
+            raise ValueError(
+                f"differences must be a non-empty 1-D array; got shape {d.shape}."
+            )
+        ax = _check_ax(ax)
+        self.ax_, self.figure_ = ax, ax.figure
+        name = self.name if name is None else name
+        keep = np.flatnonzero(~np.isnan(d))
+        # Largest gain first: the bars go down from left to right.
+        sign = 1.0 if self.greater_is_better else -1.0
+        self.order_ = keep[np.argsort(-sign * d[keep], kind="stable")]
+        values = d[self.order_]
+        gains, losses = sign * values > 0, sign * values < 0
+        colors = np.where(gains, "C0", np.where(losses, "C1", "0.6"))
+        style = {"color": colors, "width": 1.0, "linewidth": 0}
+        style.update(kwargs)
+        self.bars_ = ax.bar(np.arange(values.size), values, **style)
+        ax.axhline(0.0, color="0.3", linewidth=0.8)
+        from matplotlib.patches import Patch
+
+        n_tied = int(values.size - gains.sum() - losses.sum())
+        handles = [
+            Patch(color=color, label=f"{what} on {n} of {values.size} queries")
+            for color, what, n in (
+                ("C0", "better", int(gains.sum())),
+                ("0.6", "tied", n_tied),
+                ("C1", "worse", int(losses.sum())),
+            )
+        ]
+        ax.legend(handles=handles, loc="upper right")
+        who = " - ".join(str(n) for n in (name, self.baseline_name) if n is not None)
+        measure = self.measure if self.measure is not None else "difference"
+        ax.set(
+            xlabel="Queries, sorted by difference",
+            ylabel=f"{measure}: {who}" if who else measure,
+            xlim=(-0.5, max(values.size, 1) - 0.5),
+        )
+        ax.set_xticks([])
+        return self
+
+    @classmethod
+    def from_comparison(cls, comparison, *, measure=None, system=None, ax=None):
+        """Plot one system's per-query differences from a comparison.
+
+        Parameters
+        ----------
+        comparison : SystemComparison
+            The result of :func:`compare_systems`, with a baseline.
+        measure : str, default=None
+            One of its measures; None: the first.
+        system : str, default=None
+            One of its systems other than the baseline; None: the first.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
+            The plotted display.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn_rankk import PerQueryDifferenceDisplay, compare_systems
+        >>> rng = np.random.RandomState(0)
+        >>> y_true = rng.rand(30, 10) < 0.3
+        >>> systems = {"noise": rng.rand(30, 10), "good": y_true + rng.rand(30, 10)}
+        >>> comparison = compare_systems(
+        ...     y_true, systems, measures=["precision@3"], baseline="noise"
+        ... )
+        >>> display = PerQueryDifferenceDisplay.from_comparison(comparison)
+        >>> display.name, display.baseline_name, display.measure
+        ('good', 'noise', 'precision@3')
+        >>> for text in display.ax_.get_legend().get_texts():
+        ...     print(text.get_text())
+        better on 28 of 30 queries
+        tied on 2 of 30 queries
+        worse on 0 of 30 queries
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_comparison")
+        baseline = getattr(comparison, "baseline", None)
+        if baseline is None:
+            raise ValueError(
+                "comparison has no baseline: make it with compare_systems(..., "
+                "baseline=...)."
+            )
+        measures, systems = comparison.measures, comparison.systems
+        measure = measures[0] if measure is None else measure
+        if measure not in measures:
+            raise ValueError(
+                f"measure={measure!r} is not one of the comparison's measures: "
+                f"{', '.join(map(repr, measures))}."
+            )
+        others = [s for s in systems if s != baseline]
+        system = others[0] if system is None else system
+        if system not in others:
+            raise ValueError(
+                f"system={system!r} is not one of the systems compared with "
+                f"the baseline: {', '.join(map(repr, others))}."
+            )
+        values = comparison.per_query[measure]
+        display = cls(
+            differences=values[system] - values[baseline],
+            qids=comparison.qids,
+            measure=measure,
+            name=system,
+            baseline_name=baseline,
+            greater_is_better=comparison.greater_is_better[measure],
+        )
+        return display.plot(ax=ax)
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        y_score_baseline,
+        *,
+        metric,
+        name="system",
+        baseline_name="baseline",
+        ax=None,
+        **kwargs,
+    ):
+        """Plot the per-query differences of two score matrices.
+
+        Parameters
+        ----------
+        y_true : array-like or sparse matrix of shape (n_samples, n_items), \
+or array-like of shape (n_samples,)
+            Relevance, as for the metric functions (1-D: class labels).
+        y_score : array-like of shape (n_samples, n_items)
+            Scores of the system.
+        y_score_baseline : array-like of shape (n_samples, n_items)
+            Scores of the baseline.
+        metric : str
+            A measure name (``"ndcg@10"``), as :func:`compare_systems` takes.
+        name : str, default="system"
+            The system's name.
+        baseline_name : str, default="baseline"
+            The baseline's name.
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None creates a new figure and axes.
+        **kwargs
+            Options of :func:`compare_systems` that give the values
+            (``ignore_ties``, ``zero_division``, ``relevance_threshold``,
+            ``labels``, ``qid``, and the measure's parameters).
+
+        Returns
+        -------
+        display : PerQueryDifferenceDisplay
+            The plotted display.
+
+        Examples
+        --------
+        >>> import matplotlib.pyplot as plt
+        >>> import numpy as np
+        >>> from sklearn_rankk import PerQueryDifferenceDisplay
+        >>> y_true = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+        >>> a = np.array([[3, 2, 1], [1, 3, 2], [3, 2, 1]])
+        >>> b = np.array([[1, 2, 3], [1, 3, 2], [1, 2, 3]])
+        >>> display = PerQueryDifferenceDisplay.from_predictions(
+        ...     y_true, a, b, metric="mrr"
+        ... )
+        >>> display.differences.round(3)
+        array([ 0.667,  0.   , -0.667])
+        >>> plt.close("all")
+        """
+        _check_matplotlib_support(f"{cls.__name__}.from_predictions")
+        if name == baseline_name:
+            raise ValueError(f"name and baseline_name must differ; both are {name!r}.")
+        comparison = compare_systems(
+            y_true,
+            {name: y_score, baseline_name: y_score_baseline},
+            measures=[metric],
+            baseline=baseline_name,
+            **kwargs,
+        )
+        return cls.from_comparison(comparison, measure=metric, system=name, ax=ax)

@@ -55,9 +55,13 @@ __all__ = [
 ]
 
 INTERVAL_METHODS = ("bootstrap", "bca", "percentile", "t")
-TEST_METHODS = ("t", "wilcoxon", "randomization")
+TEST_METHODS = ("t", "wilcoxon", "randomization", "bootstrap")
 ALTERNATIVES = ("two-sided", "greater", "less")
-CORRECTIONS = ("holm", "bonferroni", None)
+CORRECTIONS = ("holm", "bonferroni", "bh", "by", None)
+#: The p-value adjustments of :func:`adjust_pvalues`: family-wise error
+#: (Holm, Bonferroni) and false discovery rate (Benjamini-Hochberg,
+#: Benjamini-Yekutieli).
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "by", None)
 DISTRIBUTIONS = ("hypergeometric", "binomial")
 
 # Resampled values held in memory at once (float64 elements).
@@ -147,7 +151,7 @@ class PairedTestResult:
     ----------
     metric : str
         The metric compared.
-    method : {"t", "wilcoxon", "randomization"}
+    method : {"t", "wilcoxon", "randomization", "bootstrap"}
         The test.
     alternative : {"two-sided", "greater", "less"}
         The alternative hypothesis about ``mean_a - mean_b``.
@@ -157,13 +161,13 @@ class PairedTestResult:
         ``mean_a - mean_b``.
     effect_size : float
         Cohen's d_z (mean difference over the standard deviation of the
-        differences) for "t" and "randomization"; the matched-pairs
+        differences) for "t", "randomization" and "bootstrap"; the matched-pairs
         rank-biserial correlation for "wilcoxon".
     effect_size_name : {"cohen_dz", "rank_biserial"}
         Which of the two ``effect_size`` is.
     statistic : float
         The t statistic for "t"; scipy's Wilcoxon statistic for "wilcoxon"; the mean
-        difference for "randomization".
+        difference for "randomization" and "bootstrap".
     pvalue : float
         The p-value.
     confidence_interval : ConfidenceInterval
@@ -240,13 +244,13 @@ class ModelComparison:
     ----------
     metric : str
         The metric compared.
-    method : {"t", "wilcoxon", "randomization"}
+    method : {"t", "wilcoxon", "randomization", "bootstrap"}
         The paired test.
-    correction : {"holm", "bonferroni"} or None
+    correction : {"holm", "bonferroni", "bh", "by"} or None
         The multiple-testing correction of the p-values.
     alpha : float
-        Family-wise error rate: a pair is rejected when its corrected p-value
-        is at most ``alpha``.
+        Family-wise error rate (false discovery rate with "bh" and "by"): a
+        pair is rejected when its corrected p-value is at most ``alpha``.
     means : dict of str -> float
         Mean of the metric for each model over its defined rows.
     tests : dict of (str, str) -> PairedTestResult
@@ -537,7 +541,7 @@ def _check_rows(n, label):
         )
 
 
-def _generator(random_state):
+def random_generator(random_state):
     """A numpy Generator drawn from ``check_random_state(random_state)``."""
     seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
     return np.random.default_rng(seed)
@@ -712,7 +716,7 @@ array-like of shape (n_samples,)
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             alternative="two-sided",
-            rng=_generator(random_state),
+            rng=random_generator(random_state),
         )
     return MetricInterval(
         metric=label,
@@ -764,6 +768,32 @@ def _sign_flip_pvalue(d, alternative, n_resamples, rng):
     return hits / total if exact else (hits + 1) / (total + 1)
 
 
+def _bootstrap_pvalue(d, alternative, n_resamples, rng):
+    """p-value of the paired bootstrap test of the mean of ``d``.
+
+    The differences are shifted to mean 0 (the null hypothesis) and
+    resampled with replacement ``n_resamples`` times; the p-value is the
+    share of resampled means at least as extreme as the observed one, with
+    the +1 correction (Efron & Tibshirani 1993, 16.4; Sakai 2006).
+    """
+    n = d.shape[0]
+    observed = np.mean(d)
+    centred = d - observed
+    tol = _RTOL * np.mean(np.abs(d))
+    hits = 0
+    batch = max(1, _CHUNK // n)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        means = centred[rng.integers(0, n, size=(size, n))].mean(axis=1)
+        if alternative == "greater":
+            hits += np.count_nonzero(means >= observed - tol)
+        elif alternative == "less":
+            hits += np.count_nonzero(means <= observed + tol)
+        else:
+            hits += np.count_nonzero(np.abs(means) >= abs(observed) - tol)
+    return (hits + 1) / (n_resamples + 1)
+
+
 def _rank_biserial(d):
     """Matched-pairs rank-biserial correlation over the non-zero differences."""
     d = d[d != 0]
@@ -791,7 +821,9 @@ def _t_limit(c, alternative):
     return statistic, 0.0 if agrees else 1.0
 
 
-def _paired(a, b, *, label, method, alternative, confidence_level, n_resamples, rng):
+def paired_values(
+    a, b, *, label, method, alternative, confidence_level, n_resamples, rng
+):
     if a.shape != b.shape:
         raise ValueError(
             f"metric {label} gave {a.shape[0]} rows for one model and "
@@ -825,9 +857,12 @@ def _paired(a, b, *, label, method, alternative, confidence_level, n_resamples, 
             res = stats.wilcoxon(d, alternative=alternative)
             statistic, pvalue = res.statistic, res.pvalue
             dz = _rank_biserial(d)
-        else:
+        elif method == "randomization":
             statistic = diff
             pvalue = _sign_flip_pvalue(d, alternative, n_resamples, rng)
+        else:
+            statistic = diff
+            pvalue = _bootstrap_pvalue(d, alternative, n_resamples, rng)
         interval = _bootstrap(
             d,
             method="percentile",
@@ -861,6 +896,14 @@ def _check_test_options(method, confidence_level, n_resamples):
     )
 
 
+def check_test_options(method, confidence_level, n_resamples, alpha):
+    """The options of a comparison of systems, validated."""
+    return (
+        *_check_test_options(method, confidence_level, n_resamples),
+        _check_alpha(alpha),
+    )
+
+
 def paired_test(
     y_true,
     y_score_a,
@@ -890,7 +933,7 @@ array-like of shape (n_samples,)
     metric : str or callable, default="ndcg@10"
         A scorer name (``"map@10"``) or a metric function (see
         :func:`confidence_interval`).
-    method : {"t", "wilcoxon", "randomization"}, default="t"
+    method : {"t", "wilcoxon", "randomization", "bootstrap"}, default="t"
         ``"t"``: :func:`scipy.stats.ttest_rel`. ``"wilcoxon"``:
         :func:`scipy.stats.wilcoxon` on the differences with scipy's
         defaults (zero differences are dropped, ``zero_method="wilcox"``).
@@ -898,13 +941,17 @@ array-like of shape (n_samples,)
         difference; exact over all ``2**n_samples`` sign vectors when that is
         at most ``n_resamples``, otherwise ``n_resamples`` random ones and
         ``p = (1 + #{as extreme}) / (1 + n_resamples)``.
+        ``"bootstrap"``: paired bootstrap test of the mean difference: the
+        differences shifted to mean 0, resampled ``n_resamples`` times,
+        ``p = (1 + #{as extreme}) / (1 + n_resamples)``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         About ``mean_a - mean_b``: "greater" tests whether model a is better.
     confidence_level : float, default=0.95
         Level of the interval of the difference.
     n_resamples : int, default=9999
-        Random sign vectors ("randomization") and bootstrap resamples for the
-        interval of the difference ("wilcoxon", "randomization").
+        Random sign vectors ("randomization"), resamples of the bootstrap test
+        ("bootstrap") and bootstrap resamples for the interval of the
+        difference (every method but "t").
     random_state : int, RandomState instance or None, default=None
         Seeds the randomization and the bootstrap.
     **metric_kwargs
@@ -925,7 +972,8 @@ array-like of shape (n_samples,)
     -----
     Rows undefined for either model under ``zero_division=np.nan`` are left
     out (for the package's metrics they depend on ``y_true`` only, so they
-    coincide). The effect size is Cohen's d_z for "t" and "randomization",
+    coincide). The effect size is Cohen's d_z for "t", "randomization" and
+    "bootstrap",
     the matched-pairs rank-biserial correlation (over the non-zero
     differences, as the test) for "wilcoxon". The interval is the t interval
     for "t", a percentile bootstrap of the mean difference otherwise.
@@ -968,7 +1016,7 @@ array-like of shape (n_samples,)
             f"{_shape(y_score_a)} and {_shape(y_score_b)}."
         )
     label, rows = _row_function(metric, metric_kwargs)
-    return _paired(
+    return paired_values(
         rows(y_true, y_score_a),
         rows(y_true, y_score_b),
         label=label,
@@ -976,23 +1024,40 @@ array-like of shape (n_samples,)
         alternative=alternative,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
-        rng=_generator(random_state),
+        rng=random_generator(random_state),
     )
 
 
-def _correct(pvalues, correction):
-    """Holm (step-down) or Bonferroni adjusted p-values, capped at 1."""
+def adjust_pvalues(pvalues, correction):
+    """p-values adjusted for multiple testing, capped at 1.
+
+    ``"holm"``: Holm's step-down; ``"bonferroni"``: ``m p``; ``"bh"``:
+    Benjamini-Hochberg's step-up, ``min_{j >= i} m p_(j) / j`` over the
+    sorted p-values; ``"by"``: Benjamini-Yekutieli, BH times
+    ``sum_{j=1}^m 1 / j`` (valid under any dependence); None: unchanged.
+    """
     p = np.asarray(pvalues, dtype=np.float64)
     m = p.shape[0]
-    if correction is None:
+    if correction is None or m == 0:
         return p
     if correction == "bonferroni":
         return np.minimum(1.0, m * p)
     order = np.argsort(p, kind="stable")
-    stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
     adjusted = np.empty(m)
+    if correction == "holm":
+        stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    else:
+        scale = m / np.arange(1, m + 1)
+        if correction == "by":
+            scale = scale * np.sum(1.0 / np.arange(1, m + 1))
+        stepped = np.minimum.accumulate((scale * p[order])[::-1])[::-1]
     adjusted[order] = np.minimum(1.0, stepped)
     return adjusted
+
+
+def _correct(pvalues, correction):
+    """Holm (step-down) or Bonferroni adjusted p-values, capped at 1."""
+    return adjust_pvalues(pvalues, correction)
 
 
 def compare_models(
@@ -1023,14 +1088,16 @@ array-like of shape (n_samples,)
         The scores of each model, by name; at least two, same shape.
     metric : str or callable, default="ndcg@10"
         A scorer name or a metric function (see :func:`confidence_interval`).
-    method : {"t", "wilcoxon", "randomization"}, default="t"
+    method : {"t", "wilcoxon", "randomization", "bootstrap"}, default="t"
         The paired test (see :func:`paired_test`).
-    correction : {"holm", "bonferroni"} or None, default="holm"
+    correction : {"holm", "bonferroni", "bh", "by"} or None, default="holm"
         Multiple-testing correction: Holm's step-down method (uniformly more
         powerful than Bonferroni, same family-wise error guarantee),
-        Bonferroni, or none.
+        Bonferroni, Benjamini-Hochberg or Benjamini-Yekutieli (false
+        discovery rate; ``alpha`` is then the rate), or none.
     alpha : float, default=0.05
-        Family-wise error rate for ``reject``.
+        Family-wise error rate (false discovery rate with "bh" and "by") for
+        ``reject``.
     confidence_level : float, default=0.95
         Level of each interval of a difference (not corrected).
     n_resamples : int, default=9999
@@ -1095,9 +1162,9 @@ array-like of shape (n_samples,)
         )
     label, rows = _row_function(metric, metric_kwargs)
     values = {name: rows(y_true, s) for name, s in y_scores.items()}
-    rng = _generator(random_state)
+    rng = random_generator(random_state)
     tests = {
-        (a, b): _paired(
+        (a, b): paired_values(
             values[a],
             values[b],
             label=label,

@@ -17,14 +17,18 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
             "compare_models.py",
             ["random ranking (expected)", "95% CI", "randomization", "p (holm)"],
         ),
+        (
+            "compare_systems.py",
+            ["Holm", "0.9844+", "\\toprule", "\\textbf{0.9844}$^{+}$"],
+        ),
     ],
 )
 def test_example_runs(script, expected, capsys, monkeypatch):
     try:
         import matplotlib.pyplot as plt
     except ImportError:  # digits_ranking.py and grid_search_ndcg.py skip the plot
-        if script == "compare_models.py":
-            pytest.skip("compare_models.py needs matplotlib")
+        if script in ("compare_models.py", "compare_systems.py"):
+            pytest.skip(f"{script} needs matplotlib")
         plt = None
     if plt is not None:
         plt.switch_backend("Agg")
