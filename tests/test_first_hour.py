@@ -8,9 +8,11 @@ Every expected value here is worked by hand on inputs small enough to read.
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -365,8 +367,68 @@ def test_one_d_real_scores_get_the_reshape_hint():
 
 def test_public_functions_keep_their_signatures():
     # The friendlier errors wrap the binding, not the signature users see.
-    import inspect
-
     params = inspect.signature(sklearn_rankk.ndcg_at_k_score).parameters
     assert list(params)[:3] == ["y_true", "y_score", "k"]
     assert params["k"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+# --------------------------------------------------------------------------
+# 4. What the docs say about ties and k=None
+# --------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def test_ignore_ties_is_the_reversed_stable_argsort_the_docs_describe():
+    rng = np.random.default_rng(28)
+    y_true = rng.integers(0, 4, (200, 12))
+    y_score = rng.integers(0, 3, (200, 12)).astype(float)  # many ties
+    k = 5
+    discount = 1 / np.log2(np.arange(2, k + 2))
+    expected = []
+    for t, s in zip(y_true, y_score):
+        top = np.argsort(s, kind="stable")[::-1][:k]  # the later column first
+        ideal = (np.sort(t)[::-1][:k] * discount).sum()
+        expected.append((t[top] * discount).sum() / ideal if ideal else 0.0)
+    ours = ndcg_at_k_score(
+        y_true, y_score, k=k, ignore_ties=True, average=None, zero_division=0.0
+    )
+    np.testing.assert_allclose(ours, expected, rtol=1e-12)
+    text = (DOCS / "conventions.md").read_text()
+    assert "lower index first" not in text
+    assert "the *later* column" in text
+
+
+def test_the_docs_list_every_metric_that_takes_k_none():
+    text = " ".join((DOCS / "conventions.md").read_text().split())
+    listed = re.search(r"`k=None` \(whole row\) is accepted by (.*?) only\.", text)
+    names = re.split(r", | and ", listed.group(1))
+    functions = {
+        "DCG": "dcg_at_k_score",
+        "nDCG": "ndcg_at_k_score",
+        "MAP": "map_at_k_score",
+        "MRR": "mrr_at_k_score",
+        "ERR": "err_at_k_score",
+        "RBP": "rank_biased_precision_score",
+        "fall-out": "fall_out_at_k_loss",
+    }
+    documented = {functions[name] for name in names}
+    y_true, y_score = np.array([[1, 0, 1]]), np.array([[0.3, 0.2, 0.1]])
+    accepting = set()
+    for name in sklearn_rankk.__all__:
+        function = getattr(sklearn_rankk, name)
+        if not (name.endswith(("_score", "_loss")) and callable(function)):
+            continue
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError):
+            continue
+        if "k" not in signature.parameters or "y_score" not in signature.parameters:
+            continue
+        try:
+            function(y_true, y_score, k=None)
+        except ValueError as exc:
+            assert "k=None" in str(exc)
+            continue
+        accepting.add(name)
+    assert accepting == documented
