@@ -23,6 +23,9 @@ CSS pixels by default) the script checks, and prints one line per check:
   a table, a gallery card), and no table, code block, formula or output
   block needs a horizontal scroll bar of its own (a clipped table column,
   a code line too long to show);
+* **names**: no name in the sidebars' links or in a table's code breaks
+  inside a word (only after ``_``, ``.``, a space, a comma, a hyphen or a
+  parenthesis, or between the words of a CamelCase name);
 * **images**: every image loaded;
 * **scripts**: no JavaScript error.
 
@@ -55,13 +58,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_BUILD = HERE / "_build" / "html"
-# The landing page, one API page, the gallery, one gallery example, the ties
-# guide and the metrics guide (formulas and the widest table).
+# The landing page, one API page, the gallery, two gallery examples (one with
+# the command line's output), the ties guide and the metrics guide (formulas
+# and the widest tables).
 DEFAULT_PAGES = (
     "index.html",
     "generated/sklearn_rankk.ndcg_at_k_score.html",
     "auto_examples/index.html",
     "auto_examples/compare_models.html",
+    "auto_examples/trec_files_command_line.html",
     "user_guide/conventions.html",
     "user_guide/metrics.html",
 )
@@ -145,6 +150,36 @@ MEASURE = r"""
     if (Math.abs(shift) > 2)
       offCentre.push(describe(column) + ` is ${Math.round(shift)} px off centre`);
   }
+  // Names in the sidebars and in table cells: a line may break only after
+  // an underscore, a dot, a space, a comma, a hyphen or a parenthesis, never
+  // between two letters ("set_relative_precision_scor" / "e").
+  const brokenNames = [];
+  const named = document.querySelectorAll(
+    ".bd-sidebar-primary nav a, .bd-toc-nav a, .bd-article table code");
+  for (const el of named) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;  // a drawer
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let top = null, before = "", broken = false;
+    for (let n = texts.nextNode(); n && !broken; n = texts.nextNode()) {
+      for (let i = 0; i < n.nodeValue.length && !broken; i++) {
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = range.getClientRects()[0];
+        const ch = n.nodeValue[i];
+        if (r && r.width > 0) {
+          const camel = /[a-z]/.test(before) && /[A-Z]/.test(ch);
+          if (top !== null && r.top > top + 2 && !camel &&
+              !/[\s_.,()\-]/.test(before)) {
+            brokenNames.push(describe(el) + ` breaks between "${before}" and "${ch}"`);
+            broken = true;
+          }
+          top = r.top;
+        }
+        before = ch;
+      }
+    }
+  }
   const images = [...document.images]
     .filter((img) => img.complete && img.naturalWidth === 0)
     .map((img) => img.getAttribute("src"));
@@ -156,6 +191,7 @@ MEASURE = r"""
     maths: {sources: sources.length, rendered: rendered.length, raw,
             offCentre, version: window.MathJax && MathJax.version || null},
     brokenImages: images,
+    brokenNames,
     height: Math.ceil(Math.max(root.scrollHeight, document.body.scrollHeight)),
   };
 })()
@@ -382,6 +418,15 @@ def check_page(browser, url, width, shot):
             not blocks,
             "; ".join(blocks[:8]) + (f" (+{len(blocks) - 8} more)" * (len(blocks) > 8))
             or "every table, code block, formula, image and card fits the column",
+        )
+    )
+    broken = found["brokenNames"]
+    results.append(
+        (
+            "names",
+            not broken,
+            "; ".join(broken[:5]) + (f" (+{len(broken) - 5} more)" * (len(broken) > 5))
+            or "no name in a sidebar or table breaks between two letters",
         )
     )
     results.append(

@@ -137,6 +137,7 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"sklearn_rankk {release}"
 html_static_path = ["_static"]
 html_css_files = ["custom.css"]
+html_js_files = ["break_names.js"]  # names break after "_", not mid-word
 html_show_sourcelink = False
 html_theme_options = {
     "navbar_align": "left",

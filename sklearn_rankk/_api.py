@@ -9,6 +9,7 @@ they share are documented once, in ``_COMMON``.
 
 from __future__ import annotations
 
+import difflib
 from inspect import Parameter, Signature
 
 from ._core import engine
@@ -152,7 +153,10 @@ def _metric_function(metric):
     signature = _signature(metric)
 
     def metric_function(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            raise TypeError(_call_problem(metric, signature, args, kwargs)) from None
         bound.apply_defaults()
         return engine.score(metric, **bound.arguments)
 
@@ -161,6 +165,47 @@ def _metric_function(metric):
     metric_function.__signature__ = signature
     metric_function.__doc__ = _docstring(metric)
     return metric_function
+
+
+def _call_problem(metric, signature, args, kwargs):
+    """What is wrong with a call that does not bind to ``signature``: the
+    message names the function and the parameter, as Python's own does not
+    (it says "too many positional arguments")."""
+    name = metric.function_name
+    params = signature.parameters
+    keyword_only = [p for p in params.values() if p.kind is Parameter.KEYWORD_ONLY]
+    if len(args) > 2:
+        extra = ", ".join(repr(a) for a in args[2:])
+        hint = ""
+        if keyword_only:
+            pairs = ", ".join(f"{p.name}={a!r}" for p, a in zip(keyword_only, args[2:]))
+            hint = f" Write {name}(y_true, y_score, {pairs}) if that is what you meant."
+        return (
+            f"{name}() takes 2 positional arguments (y_true, y_score) but "
+            f"{len(args)} were given ({extra} after y_score): every other "
+            f"parameter is keyword-only.{hint}"
+        )
+    for key in kwargs:
+        if key not in params:
+            close = difflib.get_close_matches(key, list(params), n=1, cutoff=0.6)
+            if close:
+                return (
+                    f"{name}() got an unexpected keyword argument {key!r}; "
+                    f"did you mean {close[0]!r}?"
+                )
+            return (
+                f"{name}() got an unexpected keyword argument {key!r}; it "
+                f"takes {', '.join(params)}."
+            )
+    for position, key in enumerate(("y_true", "y_score")):
+        if position < len(args) and key in kwargs:
+            return f"{name}() got multiple values for argument {key!r}."
+    missing = [
+        key
+        for position, key in enumerate(("y_true", "y_score"))
+        if position >= len(args) and key not in kwargs
+    ]
+    return f"{name}() missing required argument(s): {', '.join(missing)}."
 
 
 __all__ = [metric.function_name for metric in METRICS.values()]

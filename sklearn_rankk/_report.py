@@ -477,7 +477,7 @@ array-like of shape (n_samples,)
         requests, y_true, y_score, ignore_ties=ignore_ties, **common
     )
     # One warning for the whole report under "warn".
-    values = engine.with_undefined(rows, requests, zero_division, one_warning=True)
+    values = engine.with_undefined(rows, requests, zero_division)
     weights = rows.sample_weight
     scores = {name: engine.mean_of_rows(v, weights) for name, v in values.items()}
     random = None
@@ -756,8 +756,20 @@ array-like of shape (n_samples,)
         qid=qid,
     )
     keys = [f"level{i}" for i in range(len(requests))]
+    # Undefined on the same rows at every level: one name in the warning.
+    name = f"interpolated_precision at recall level {levels[0]:g}"
+    if levels.size > 1:
+        name = (
+            f"interpolated_precision at {levels.size} recall levels "
+            f"({levels.min():g} to {levels.max():g})"
+        )
     values = engine.aggregate(
-        rows, requests, average=average, zero_division=zero_division, keys=keys
+        rows,
+        requests,
+        average=average,
+        zero_division=zero_division,
+        keys=keys,
+        names=[name] * len(keys),
     )
     if average is None:
         precision = np.column_stack([values[key] for key in keys])

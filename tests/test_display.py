@@ -304,8 +304,9 @@ def test_one_warning_per_curve_and_nan_leaves_rows_out():
         RankingCurveDisplay.from_predictions(y_true, y_score, kind="recall")
     messages = [str(w.message) for w in caught if w.category is UndefinedMetricWarning]
     assert messages == [
-        "recall@k is ill-defined and set to 0.0 in 3 of 12 samples with no "
-        "relevant item. Use zero_division to control this behaviour."
+        # The public names of the values drawn (issue 28), not "recall@k".
+        "recall@1 to recall@8 are ill-defined and set to 0.0 in 3 of 12 samples "
+        "with no relevant item. Use zero_division to control this behaviour."
     ]
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -21,13 +21,26 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
             "compare_systems.py",
             ["Holm", "0.9844+", "\\toprule", "\\textbf{0.9844}$^{+}$"],
         ),
+        (
+            "trec_files_command_line.py",
+            [
+                "system A: 30 queries",
+                "ndcg_cut_10           \tall\t0.8408",
+                "map                   \tall\t0.7462",
+                "map over the whole run (trec_eval's map): 0.7462",
+            ],
+        ),
     ],
 )
 def test_example_runs(script, expected, capsys, monkeypatch):
     try:
         import matplotlib.pyplot as plt
     except ImportError:  # digits_ranking.py and grid_search_ndcg.py skip the plot
-        if script in ("compare_models.py", "compare_systems.py"):
+        if script in (
+            "compare_models.py",
+            "compare_systems.py",
+            "trec_files_command_line.py",
+        ):
             pytest.skip(f"{script} needs matplotlib")
         plt = None
     if plt is not None:

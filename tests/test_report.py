@@ -120,9 +120,9 @@ def test_curve_per_row_and_defaults():
     y_true, y_score, _ = _tied_data(2)
     with pytest.warns(UndefinedMetricWarning) as record:
         rows = precision_recall_at_k_curve(y_true, y_score, average=None)
-    assert [str(w.message)[:22] for w in record] == [
-        "recall@k is ill-define",
-        "f1@k is ill-defined an",
+    # One warning per call, naming both curves with their cut-offs (issue 28).
+    assert [str(w.message)[:58] for w in record] == [
+        "recall@1 to recall@40, f1@1 to f1@40 are ill-defined and s"
     ]
     assert isinstance(rows, PrecisionRecallAtK)
     assert rows.precision.shape == (60, 40)  # k_max=None: every rank

@@ -16,6 +16,7 @@ streaming accumulator, Dask inputs and the command line all call
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from dataclasses import dataclass
@@ -419,7 +420,7 @@ def fill_undefined(zero_division, counts, n_samples):
             by_count.setdefault(where, []).append(name)
     if by_count:
         parts = [
-            f"{', '.join(names)} {'is' if len(names) == 1 else 'are'} ill-defined "
+            f"{', '.join(names)} {'are' if _plural(names) else 'is'} ill-defined "
             f"and set to 0.0 in {n_undefined} of {n_samples} samples with {when}"
             for (n_undefined, when), names in by_count.items()
         ]
@@ -431,33 +432,53 @@ def fill_undefined(zero_division, counts, n_samples):
     return 0.0
 
 
-def with_undefined(rows, requests, zero_division, keys=None, *, one_warning=False):
+def _plural(names):
+    """Several names, or one range of them (a curve's ``"ndcg@1 to ndcg@20"``)."""
+    return len(names) > 1 or re.fullmatch(r"\S+@1 to \S+@\d+", names[0]) is not None
+
+
+def with_undefined(rows, requests, zero_division, keys=None, *, names=None):
     """Per-row values with ``zero_division`` applied.
 
     Returns a dict key -> per-row values (the request's scorer name unless
     ``keys`` are given), NaN where ``zero_division=np.nan`` leaves a row out.
-    ``"warn"`` warns once per metric with undefined rows, or once for all of
-    them with ``one_warning=True`` (a report).
+    ``"warn"`` warns once for all the requests with undefined rows (one
+    warning per call), naming them by ``names``: one public name per request
+    (repeats are named once); by default the keys, and for a curve its cut-offs
+    (``"ndcg@1 to ndcg@20"``).
     """
     keys = keys or [r.key for r in requests]
+    if names is None:
+        names = [
+            _curve_name(r, v.shape[1]) if r.curve else key
+            for key, r, v in zip(keys, requests, rows.values)
+        ]
     n_samples = rows.values[0].shape[0] if rows.values else 0
-    counts = {
-        key: (r.metric, int(np.count_nonzero(u)))
-        for key, r, u in zip(keys, requests, rows.undefined)
-    }
-    if one_warning:
-        fill = fill_undefined(zero_division, counts, n_samples)
+    undefined = [int(np.count_nonzero(u)) for u in rows.undefined]
+    counts = {}
+    for name, request, n in zip(names, requests, undefined):
+        if n and (name not in counts or n > counts[name][1]):
+            counts[name] = (request.metric, n)
+    fill = fill_undefined(zero_division, counts, n_samples)
     out = {}
-    for key, request, v, u in zip(keys, requests, rows.values, rows.undefined):
-        if counts[key][1]:
-            if not one_warning:
-                fill = fill_undefined(zero_division, {key: counts[key]}, n_samples)
+    for key, request, v, u, n in zip(
+        keys, requests, rows.values, rows.undefined, undefined
+    ):
+        if n:
             v = v.copy()
             v[u] = fill
         if request.negate:  # a scorer of a loss; 0.0 - v: no -0.0
             v = 0.0 - v
         out[key] = v
     return out
+
+
+def _curve_name(request, k_max):
+    """The scorer names of a curve's values: ``"ndcg@1 to ndcg@20"``."""
+    first = request.key.replace("@k", "@1")
+    if k_max == 1:
+        return first
+    return f"{first} to {request.key.replace('@k', f'@{k_max}')}"
 
 
 #: Floor of the values whose geometric mean ``average="gmean"`` takes
@@ -519,9 +540,10 @@ def unit_scale(weights):
     return np.ldexp(weights, -np.frexp(np.max(weights))[1])
 
 
-def aggregate(rows, requests, *, average, zero_division, keys=None):
-    """Each request's per-row values (``average=None``) or mean (``"mean"``)."""
-    values = with_undefined(rows, requests, zero_division, keys)
+def aggregate(rows, requests, *, average, zero_division, keys=None, names=None):
+    """Each request's per-row values (``average=None``) or mean (``"mean"``);
+    ``names``: as :func:`with_undefined`'s."""
+    values = with_undefined(rows, requests, zero_division, keys, names=names)
     if average is None:
         return values
     mean = geometric_mean_of_rows if average == "gmean" else mean_of_rows

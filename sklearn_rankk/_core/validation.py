@@ -475,12 +475,64 @@ def check_real(
 
 def check_inputs(y_true, y_score, sample_weight, *, labels):
     _check_not_predicted_labels(y_true, y_score)
+    y_true = align_columns(y_true, y_score)
     y_score = check_y_score(y_score)
     y_true = as_array(y_true, "y_true")
     from_labels = not sp.issparse(y_true) and y_true.ndim == 1
     y_true = check_y_true(y_true, y_score.shape, labels=labels)
     w = check_sample_weight(sample_weight, y_score.shape[0])
     return RankingInput(y_true, y_score, w, from_labels=from_labels)
+
+
+def _column_labels(x):
+    """The column labels of a DataFrame, or None: not a frame, or pandas'
+    default labels 0..n-1 (a frame made from an array carries no labels)."""
+    if not (hasattr(x, "columns") and hasattr(x, "to_numpy")):
+        return None
+    columns = x.columns
+    default = type(columns).__name__ == "RangeIndex"
+    if default and columns.start == 0 and columns.step == 1:
+        return None
+    return list(columns)
+
+
+def align_columns(y_true, y_score):
+    """``y_true`` with its columns in the order of ``y_score``'s.
+
+    When both are DataFrames with column labels and the labels differ in
+    order only, ``y_true``'s columns are reordered to match ``y_score``'s (the
+    labels say which item each column is; ``y_score``'s order is kept, which
+    is the order ``ignore_ties=True`` reads). When the sets of labels differ,
+    or a label repeats, it is an error: the columns cannot be paired.
+    Otherwise (arrays, or a frame without labels) columns pair by position.
+    """
+    true_labels, score_labels = _column_labels(y_true), _column_labels(y_score)
+    if true_labels is None or score_labels is None or true_labels == score_labels:
+        return y_true
+    repeated = [
+        name
+        for name, labels in (("y_true", true_labels), ("y_score", score_labels))
+        if len(set(labels)) != len(labels)
+    ]
+    if repeated:
+        raise ValueError(
+            f"y_true and y_score are DataFrames whose column labels differ, and "
+            f"{' and '.join(repeated)} repeat(s) a label, so the columns cannot be "
+            f"paired by label. Give each column a unique label, or pass arrays "
+            f"(y_true.to_numpy(), y_score.to_numpy()) to pair them by position."
+        )
+    true_set, score_set = set(true_labels), set(score_labels)
+    if true_set != score_set:
+        only_true = [c for c in true_labels if c not in score_set]
+        only_score = [c for c in score_labels if c not in true_set]
+        raise ValueError(
+            f"y_true and y_score are DataFrames with different column labels: "
+            f"only in y_true: {only_true[:5]}, only in y_score: {only_score[:5]}. "
+            f"Each column is an item, so the labels must be the same (in any "
+            f"order: y_true's columns are then put in y_score's order). To pair "
+            f"the columns by position instead, pass arrays (.to_numpy())."
+        )
+    return y_true[score_labels]
 
 
 def _check_not_predicted_labels(y_true, y_score):
@@ -492,6 +544,15 @@ def _check_not_predicted_labels(y_true, y_score):
         same = one_d and len(y_true) == len(y_score) and len(y_true) > 1
     except (TypeError, ValueError):  # ragged lists and the like: checked later
         return
+    if same and _real_scores(y_score):
+        raise ValueError(
+            f"y_true and y_score are both 1-D ({len(y_true)} values each): a "
+            f"ranking metric takes one row of scores per query (or sample). For "
+            f"a single ranking, pass both as one row: "
+            f"y_true.reshape(1, -1), y_score.reshape(1, -1) (or [y_true], "
+            f"[y_score]). For flat learning-to-rank data, one score per "
+            f"document, pass qid= (each document's query id)."
+        )
     if same:
         raise ValueError(
             "y_score is 1-D with one value per sample, like y_true: these look "
@@ -501,8 +562,22 @@ def _check_not_predicted_labels(y_true, y_score):
             "response_method='predict_proba') (or 'decision_function'), or "
             "sklearn_rankk.get_scorer('hit@3'), which finds the scores and maps "
             "them through the fitted classes_. For flat learning-to-rank data "
-            "(one score per document), pass qid=."
+            "(one score per document), pass qid=; for a single ranking, one "
+            "row: y_true.reshape(1, -1), y_score.reshape(1, -1)."
         )
+
+
+def _real_scores(y_score):
+    """Whether 1-D ``y_score`` holds real scores (a value that is not a
+    whole number), which predicted class labels never are."""
+    try:
+        values = np.asarray(y_score)
+        if values.dtype.kind != "f":
+            return False
+        finite = values[np.isfinite(values)]
+        return bool(np.any(finite != np.round(finite)))
+    except (TypeError, ValueError):
+        return False
 
 
 def as_float64_exact(block):
@@ -510,7 +585,8 @@ def as_float64_exact(block):
 
     Integers beyond 2**53 and long doubles can round to equal float64
     values; for them, the block's values are replaced by their ranks (a
-    strictly increasing map, with -inf kept), which changes no ranking.
+    strictly increasing map, with -inf and NaN kept), which changes no
+    ranking and hides no NaN.
     """
     as_float = block.astype(np.float64)
     kind, size = block.dtype.kind, block.dtype.itemsize
@@ -525,4 +601,6 @@ def as_float64_exact(block):
     ranks = ranks.astype(np.float64)
     if kind == "f":
         ranks[block == -np.inf] = -np.inf
+        # NaN stays NaN, for the kernel to report (a rank would hide it).
+        ranks[np.isnan(block)] = np.nan
     return ranks

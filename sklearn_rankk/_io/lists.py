@@ -165,17 +165,33 @@ def to_matrices(y_true, y_score, offsets, pad_grade=0):
     return matrix_true, matrix_score
 
 
+#: Integers below this magnitude convert to a finite float64 (the fast path).
+_BIG = 2**1000
+
+
 def check_finite(value, where, what="relevance grade"):
     """A grade or score: a finite real number (bool counts as 0/1)."""
-    if type(value) is int or (type(value) is float and math.isfinite(value)):
+    if (type(value) is int and -_BIG < value < _BIG) or (
+        type(value) is float and math.isfinite(value)
+    ):
         return value  # the common case, without the slower ABC checks
     if not isinstance(value, numbers.Real):
         raise TypeError(
             f"{where} must be a real number (a {what}); got "
             f"{type(value).__name__} {value!r}."
         )
-    if not math.isfinite(value):
-        raise ValueError(f"{where} must be finite; got {value!r}.")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int (or Fraction) beyond float64's range
+        finite = False
+    if not finite:
+        shown = repr(value)
+        if len(shown) > 40:
+            shown = f"{shown[:20]}...{shown[-10:]} ({len(shown)} characters)"
+        raise ValueError(
+            f"{where} must be finite (within float64's range, about 1.8e308); "
+            f"got {shown}."
+        )
     return value
 
 

@@ -240,18 +240,23 @@ array-like of shape (n_rows,)
             raise ValueError("No rows yet: call update() with a batch first.")
         scores = {}
         metrics = {key: METRICS[name] for key, name, *_ in self._scorer.metrics}
-        for key, state in self._state.items():
-            total = state["weight"] + state["undefined_weight"]
-            if math.fsum(total) <= 0:
+        for state in self._state.values():
+            if math.fsum(state["weight"] + state["undefined_weight"]) <= 0:
                 raise ValueError(
                     "sample_weight must have at least one positive weight "
                     "over all the rows."
                 )
-            fill = engine.fill_undefined(
-                self._scorer.zero_division,
-                {key: (metrics[key], state["n_undefined"])},
-                self.n_samples_,
-            )
+        # One warning for every metric with undefined rows.
+        fill = engine.fill_undefined(
+            self._scorer.zero_division,
+            {
+                key: (metrics[key], state["n_undefined"])
+                for key, state in self._state.items()
+            },
+            self.n_samples_,
+        )
+        for key, state in self._state.items():
+            total = state["weight"] + state["undefined_weight"]
             if np.isnan(fill):  # undefined rows are left out of the mean
                 numerator, denominator = state["value"], state["weight"]
             else:  # undefined rows count as fill (0 or 1) times their weight
