@@ -606,9 +606,7 @@ def _is_triple(x):
 def _per_query(requests, measures, y_true, y_score, options, zero_division):
     """Every measure's per-query values of one system, from one engine call."""
     rows = engine.row_values(requests, y_true, y_score, **options)
-    return engine.with_undefined(
-        rows, requests, zero_division, keys=list(measures), one_warning=True
-    )
+    return engine.with_undefined(rows, requests, zero_division, keys=list(measures))
 
 
 def _query_ids(qid, n_rows):
