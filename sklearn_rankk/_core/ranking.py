@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from . import _kernel
 from .validation import as_float64_exact
+from .validation import sparse as sp
 
 #: Number of matrix cells (rows x columns) per block when inputs are read or
 #: converted block by block: a block holds ``max(1, BLOCK_CELLS // n_columns)``
@@ -217,7 +217,10 @@ def compile_requests(requests, n_items):
 
 
 def _threads_for(cells):
-    return max(1, min(n_threads(), cells // MIN_CELLS_PER_THREAD))
+    most = cells // MIN_CELLS_PER_THREAD
+    if most <= 1:  # one thread, without asking how many CPUs there are
+        return 1
+    return max(1, min(n_threads(), most))
 
 
 def _scores_block(block):
