@@ -35,16 +35,28 @@ from .lists import check_finite, to_matrices
 
 
 def _read_bytes(source):
-    """(bytes, name) of a path or an open file (text or binary)."""
+    """(bytes, name) of a path or an open file (text or binary); gzip data
+    (found by its magic bytes, whatever the file's name) decompressed."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
-            return f.read(), os.fspath(source)
-    if hasattr(source, "read"):
+            data, name = f.read(), os.fspath(source)
+    elif hasattr(source, "read"):
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-        return bytes(data), str(getattr(source, "name", "<file>"))
-    raise TypeError(f"Expected a path or an open file; got {type(source).__name__}.")
+        data, name = bytes(data), str(getattr(source, "name", "<file>"))
+    else:
+        raise TypeError(
+            f"Expected a path or an open file; got {type(source).__name__}."
+        )
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise ValueError(f"{name}: not a readable gzip file ({exc}).") from None
+    return data, name
 
 
 class _Strings:
@@ -343,10 +355,24 @@ class TrecRows:
 NOT_POOLED, POOLED_UNJUDGED = -1, -2
 
 
-def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
+def trec_rows(
+    qrels,
+    run,
+    *,
+    complete=False,
+    mark_unjudged=False,
+    max_retrieved=None,
+    judged_only=False,
+):
     """Join a run with its judgments, one segment per query, never padded.
 
-    Parameters are those of :func:`from_trec`; returns :class:`TrecRows`.
+    Parameters are those of :func:`from_trec`, and trec_eval's ``-M`` and
+    ``-J``: ``max_retrieved`` keeps the first documents of each query's
+    ranking in trec_eval's order (score descending, tied ones by docno
+    descending), the others counting as not retrieved; ``judged_only``
+    then drops the retrieved documents without a judgment (none in the
+    qrels, or a negative grade), so that the ranks close up. Returns
+    :class:`TrecRows`.
     """
     complete = check_bool(complete, "complete")
     mark_unjudged = check_bool(mark_unjudged, "mark_unjudged")
@@ -373,6 +399,9 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
     # The run's documents of the chosen queries, with their grades.
     keep = row_of[rq] >= 0
     rq, rd, rs = rq[keep], rd[keep], rs[keep]
+    if max_retrieved is not None:
+        keep = _first_of_each_query(rq, rs, doc_rank[rd], max_retrieved)
+        rq, rd, rs = rq[keep], rd[keep], rs[keep]
     run_key = rq * n_docs + rd
     judged_key = jq * n_docs + jd
     order = np.argsort(judged_key)
@@ -391,6 +420,11 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
         hit = sorted_key[at] == run_key
         run_grade[hit] = jg[order[at[hit]]]
         retrieved_entry[order[at[hit]]] = True
+    if judged_only:  # the run's documents with a grade >= 0, ranks closed up
+        keep = np.zeros(rq.shape[0], dtype=bool)
+        if sorted_key.shape[0]:
+            keep[hit] = jg[order[at[hit]]] >= 0
+        rq, rd, rs, run_grade = rq[keep], rd[keep], rs[keep], run_grade[keep]
     # Judged documents of positive grade the run lacks (with
     # mark_unjudged, of any judged grade): not retrieved.
     lacking = ((jg >= 0) if mark_unjudged else (jg > 0)) & (row_of[jq] >= 0)
@@ -409,6 +443,20 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
     offsets = np.zeros(chosen_ids.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=chosen_ids.shape[0]), out=offsets[1:])
     return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
+
+
+def _first_of_each_query(rq, rs, doc_ranks, n):
+    """Which run entries are among the first ``n`` of their query, in
+    trec_eval's order: score descending, tied scores by docno descending."""
+    order = np.lexsort((-doc_ranks, -rs, rq))
+    sorted_q = rq[order]
+    start = np.flatnonzero(np.concatenate([[True], sorted_q[1:] != sorted_q[:-1]]))
+    position = np.arange(order.shape[0]) - np.repeat(
+        start, np.diff(np.append(start, order.shape[0]))
+    )
+    keep = np.zeros(rq.shape[0], dtype=bool)
+    keep[order[position < n]] = True
+    return keep
 
 
 def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
