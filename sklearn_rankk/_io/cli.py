@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import math
 import os
 import re
@@ -358,9 +359,46 @@ def _parse_metric(text):
         return [(text, metric_for_alias(match[1]), int(match[2]))]
     try:
         metric, k = parse_scorer_name(text)
-    except ValueError as exc:
-        raise ValueError(f"{exc} trec_eval's names work too: {TREC_FORMS}.") from None
+    except ValueError:
+        raise ValueError(_unknown_measure(text)) from None
     return [(text, metric, k)]
+
+
+# trec_eval 10.0's measures (its measures.c) that are not computed here.
+_TREC_EVAL_ELSEWHERE = (
+    "ideal_dcg", "yaap", "ndcg_p", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg",
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+    "prefs_avgjg_imp", "all_prefs", "prefs", "qrels_jg", "set",
+)  # fmt: skip
+
+
+def _unknown_measure(text):
+    """One line naming the fix for a measure not known here."""
+    if text.partition(".")[0] in _TREC_EVAL_ELSEWHERE:
+        return (
+            f"Measure {text!r} is trec_eval's but is not computed here; "
+            f"'sklearn-rankk --help' lists the measures that are."
+        )
+    known = [
+        *(f.replace("<k>", "10") for f in scorer_name_forms()),
+        *TREC_EVAL_NAMES,
+        *(f"{name}_10" for name in _CUTOFF),
+        *TREC_EVAL_NICKNAMES,
+        *TREC_EVAL_COUNTS,
+        *TREC_EVAL_SUMMARY,
+        *TREC_EVAL_GEOMETRIC,
+        TREC_EVAL_RELSTRING,
+    ]
+    close = difflib.get_close_matches(text, known, n=1, cutoff=0.6)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return (
+        f"Unknown measure {text!r}.{hint} 'sklearn-rankk --help' lists the "
+        f"measures (trec_eval's names and the package's, e.g. ndcg_cut.10 or "
+        f"ndcg@10)."
+    )
 
 
 def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False):
@@ -598,8 +636,10 @@ _EPILOG = _paragraphs(
     "the document names. '--ties average' gives the expected value over all "
     "orderings of the tied documents (the package's default), which does "
     "not. Both agree on runs without tied scores.",
-    "queries: those of the run that have judgments, as trec_eval; with -c, "
-    "every query of the qrels, a query missing from the run scoring 0.",
+    "queries: those of the run that have judgments; with -c, every query of "
+    "the qrels, a query missing from the run scoring 0. Without -c, a query "
+    "of the qrels missing from the run is left out with a warning on stderr "
+    "(trec_eval 10.0 stops with an error there).",
     "exit status: 0 on success, 1 on an unreadable or malformed file (the "
     "message names the file and line), 2 on a usage error, 141 (quietly) "
     "when the reader of the output closes it early, as '| head' does.",
@@ -685,6 +725,19 @@ def _parser():
         "expectation over tied orderings",
     )
     return parser
+
+
+def _left_out(qids):
+    """The one-line warning for queries of the qrels missing from the run."""
+    n = len(qids)
+    shown = ", ".join(repr(q) for q in qids[:3]) + (", ..." if n > 3 else "")
+    return (
+        f"{n} {'query' if n == 1 else 'queries'} of the qrels ({shown}) "
+        f"{'has' if n == 1 else 'have'} no results in the run and "
+        f"{'is' if n == 1 else 'are'} left out of the mean (trec_eval 10.0 "
+        f"stops with an error); use -c to count {'it' if n == 1 else 'them'} "
+        f"as 0."
+    )
 
 
 def _non_negative_int(text):
@@ -806,13 +859,14 @@ def main(argv=None):
                 f"documents have grade 0 here."
             )
         measures = args.measure or ["official"]
-        for text in measures:
-            try:
-                _parse(text)
-            except ValueError as exc:
-                parser.error(str(exc))
     except SystemExit as exc:  # argparse's exit: usage error (2) or --help (0)
         return exc.code if isinstance(exc.code, int) else 2
+    for text in measures:
+        try:
+            _parse(text)
+        except ValueError as exc:  # one line, without the usage
+            print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
+            return 2
     try:
         run = getattr(sys.stdin, "buffer", sys.stdin) if args.run == "-" else args.run
         columns, qids, values, rows = _evaluate(
@@ -829,6 +883,8 @@ def main(argv=None):
     except (OSError, ValueError) as exc:
         print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
         return 1
+    if rows.unretrieved:
+        print(f"sklearn-rankk: warning: {_left_out(rows.unretrieved)}", file=sys.stderr)
     out = sys.stdout
     try:
         if args.query_eval_wanted:

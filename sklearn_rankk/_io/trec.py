@@ -111,7 +111,7 @@ def _parse(qrels=None, run=None):
                         f"{where}: not UTF-8 text ({exc.reason})."
                     ) from None
                 raise ValueError(f"{where}: not UTF-8 text.")
-            raise ValueError(f"{where}: {found[2]}")
+            raise ValueError(f"{where}: {found[2]}{_swapped_hint(kind, data, found)}")
     parsed = _Parsed(
         result["qrels"],
         result["run"],
@@ -125,6 +125,25 @@ def _parse(qrels=None, run=None):
         if getattr(parsed, kind) is not None:
             _check_duplicates(parsed, kind, what)
     return parsed
+
+
+#: Fields of a line of each kind of file.
+_FIELDS = {"qrels": 4, "run": 6}
+
+
+def _swapped_hint(kind, data, found):
+    """A hint when a malformed line has the other kind's fields: the run
+    given as the qrels, or the qrels as the run."""
+    if not data.get(kind):
+        return ""
+    line = data[kind].split(b"\n")[found[1] - 1]
+    other = "run" if kind == "qrels" else "qrels"
+    if len(line.split()) != _FIELDS[other]:
+        return ""
+    return (
+        f" It looks like a {other} file: give the qrels file first, then the "
+        f"run (sklearn-rankk QRELS RUN, as trec_eval)."
+    )
 
 
 def _check_duplicates(parsed, kind, what):
@@ -340,6 +359,9 @@ class TrecRows:
         The query of each segment, sorted as trec_eval sorts them.
     runid : str
         The tag of the run's last line (trec_eval's ``runid``).
+    unretrieved : list of str
+        Queries of the qrels with no results in the run, left out (without
+        ``complete``), sorted as ``qids``.
     """
 
     y_true: np.ndarray
@@ -347,6 +369,7 @@ class TrecRows:
     offsets: np.ndarray
     qids: list
     runid: str = ""
+    unretrieved: list = ()
 
 
 #: Grades of documents without a judgment when ``mark_unjudged=True``:
@@ -442,7 +465,11 @@ def trec_rows(
     y_true = np.concatenate([run_grade, jg[lacking].astype(grade_type)])[order]
     offsets = np.zeros(chosen_ids.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=chosen_ids.shape[0]), out=offsets[1:])
-    return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
+    left_out = np.flatnonzero(judged & ~chosen)
+    left_out = [qids[i] for i in left_out[np.argsort(qid_rank[left_out])]]
+    return TrecRows(
+        y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid, left_out
+    )
 
 
 def _first_of_each_query(rq, rs, doc_ranks, n):
