@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import difflib
 import math
 import os
@@ -34,7 +35,7 @@ from .._core.registry import (
     scorer_name_forms,
 )
 from .._core.validation import check_option
-from .trec import trec_rows
+from .trec import read_bytes, trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
 # its measures of the whole ranking (map, ndcg, recip_rank, Rprec).
@@ -114,6 +115,7 @@ class _Column:
     length: int = 0
     gains: tuple = ()  # trec_eval's gain map, (grade, gain) pairs
     coefficients: tuple = ()  # set_F's x, utility's four weights
+    z: bool = False  # -Z: per-query z-scores, printed "Z<label>" as reals
 
 
 def parse_measure(text):
@@ -718,6 +720,14 @@ def _parser():
         "coefficient counts N + relevant retrieved - retrieved - relevant)",
     )
     parser.add_argument(
+        "-Z",
+        "--Zscore",
+        metavar="FILE",
+        help="print z-scores: each per-query value v becomes (v - mean) / "
+        "stddev from FILE's lines 'qid measure mean stddev' (trec_eval's "
+        "format; -1000000 where FILE has no line for it)",
+    )
+    parser.add_argument(
         "--ties",
         choices=["trec_eval", "average"],
         default="trec_eval",
@@ -725,6 +735,63 @@ def _parser():
         "expectation over tied orderings",
     )
     return parser
+
+
+#: trec_eval's value of a z-score it cannot compute (MISSING_ZSCORE_VALUE).
+MISSING_ZSCORE = -1000000.0
+
+
+def _read_zscores(path):
+    """trec_eval's z-score file: ``qid measure mean stddev`` per line."""
+    data, name = read_bytes(path)
+    table = {}
+    for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 4:
+                raise ValueError
+            mean, stddev = float(fields[2]), float(fields[3])
+        except ValueError:
+            raise ValueError(
+                f"{name}:{lineno}: expected 4 fields 'qid measure mean stddev' "
+                f"(mean and stddev numbers); got {line.strip()!r}."
+            ) from None
+        table.setdefault(fields[0], {})[fields[1]] = (mean, stddev)
+    return table
+
+
+def _to_zscores(path, columns, qids, values):
+    """-Z: every per-query value v of a measure as trec_eval converts it,
+    ``(v - mean) / stddev`` with the file's mean and stddev for the query and
+    measure; 0 where stddev is 0 and v the mean; -1000000 where the file
+    has no line for them (or stddev is 0 and v is not the mean). gm_map and
+    gm_bpref convert the logarithms they average."""
+    table = _read_zscores(path)
+    new_columns, new_values = [], []
+    for c, v in zip(columns, values, strict=True):
+        if c.kind not in ("metric", "from_counts", "count", "gm"):
+            if c.label == "num_q":  # printed as trec_eval prints it then
+                c = dataclasses.replace(c, z=True)
+            new_columns.append(c)
+            new_values.append(v)
+            continue
+        v = np.asarray(v, dtype=np.float64)
+        if c.kind == "gm":
+            v = np.log(np.maximum(v, engine.MIN_GEO_MEAN))
+        z = np.empty_like(v)
+        for i, qid in enumerate(qids):
+            found = table.get(qid, {}).get(c.label)
+            if found is None:
+                z[i] = MISSING_ZSCORE
+            elif found[1]:
+                z[i] = (v[i] - found[0]) / found[1]
+            else:
+                z[i] = 0.0 if v[i] == found[0] else MISSING_ZSCORE
+        new_columns.append(dataclasses.replace(c, z=True))
+        new_values.append(z)
+    return new_columns, new_values
 
 
 def _left_out(qids):
@@ -754,6 +821,8 @@ def _non_negative_int(text):
 
 def _line(column, qid, value):
     """One line in trec_eval's layout (``meas_print_single.c``)."""
+    if column.z:
+        return f"Z{column.label:<22}\t{qid}\t{value:6.4f}\n"
     if column.kind == "relstring":
         text = f"'{value}'"
     elif column.kind == "count" or column.label == "num_q":
@@ -769,7 +838,7 @@ def _texts(column, values):
     """A column's per-query values as trec_eval prints them."""
     if column.kind == "relstring":
         return [f"'{v}'" for v in values.tolist()]
-    if column.kind == "count":
+    if column.kind == "count" and not column.z:
         return [str(int(v)) for v in values.tolist()]
     return ["%6.4f" % v for v in values.tolist()]  # noqa: UP031 (C's printf)
 
@@ -781,7 +850,7 @@ def _per_query_lines(columns, qids, values):
         for c, v in zip(columns, values, strict=True)
         if c.kind not in ("gm", "summary")
     ]
-    heads = [f"{c.label:<22}\t" for c, _ in printed]
+    heads = [f"{'Z' if c.z else ''}{c.label:<22}\t" for c, _ in printed]
     texts = [_texts(c, v) for c, v in printed]
     return "".join(
         f"{head}{qid}\t{text[i]}\n"
@@ -799,6 +868,10 @@ def _summary(column, v, rows, args):
     n = len(rows.qids)
     if column.label == "num_q":
         return n
+    if column.kind == "count" and column.z:
+        return _sum_in_order(v)
+    if column.kind == "gm" and column.z:  # z-scores of the logarithms
+        return math.exp(_sum_in_order(v) / n)
     if column.kind == "count":
         if column.label == "num_rel" and args.complete_rel_info_wanted:
             return int(np.count_nonzero(rows.y_true > 0))  # trec_eval's -c quirk
@@ -883,6 +956,12 @@ def main(argv=None):
     except (OSError, ValueError) as exc:
         print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
         return 1
+    if args.Zscore is not None:
+        try:
+            columns, values = _to_zscores(args.Zscore, columns, qids, values)
+        except (OSError, ValueError) as exc:
+            print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
+            return 1
     if rows.unretrieved:
         print(f"sklearn-rankk: warning: {_left_out(rows.unretrieved)}", file=sys.stderr)
     out = sys.stdout
