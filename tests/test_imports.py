@@ -126,3 +126,26 @@ def test_warning_class_loaded_only_when_warning():
         "assert w[0].category.__module__ == 'sklearn.exceptions', w[0].category"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the Linux rule only")
+def test_usable_cpus_without_joblib_is_joblibs_count():
+    """The kernel's thread cap, read on Linux without importing joblib, is
+    joblib's cpu_count(only_physical_cores=True)."""
+    joblib = pytest.importorskip("joblib")
+    from sklearn_rankk._core import ranking
+
+    assert ranking._usable_cpus() == joblib.cpu_count(only_physical_cores=True)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the Linux rule only")
+def test_large_input_threads_load_no_heavy_module():
+    """Inputs large enough for several threads ask for the CPU count, which
+    reads /sys on Linux rather than importing joblib."""
+    code = (
+        "import numpy as np, sklearn_rankk\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.integers(0, 2, (400, 400)); s = rng.random((400, 400))\n"
+        "sklearn_rankk.precision_at_k_score(y, s, k=5)"
+    )
+    assert _loaded_after(code) == "[]"

@@ -459,18 +459,33 @@ def trec_rows(
     # mark_unjudged, of any judged grade): not retrieved.
     lacking = ((jg >= 0) if mark_unjudged else (jg > 0)) & (row_of[jq] >= 0)
     lacking &= ~retrieved_entry
+    n_lacking = int(lacking.sum())
     rows = np.concatenate([row_of[rq], row_of[jq[lacking]]])
-    part = np.concatenate(
-        [np.zeros(rq.shape[0], np.int8), np.ones(int(lacking.sum()), np.int8)]
-    )
+    del rq
     # Within a row: retrieved by score descending, ties by docno ascending;
-    # then the lacking ones in file order.
-    secondary = np.concatenate([-rs, np.zeros(int(lacking.sum()))])
+    # then the lacking ones in file order. One int64 key: the row, the
+    # score's rank among the distinct scores (descending; the lacking ones
+    # after every score), then the docno's rank or the qrels line. Made part
+    # by part, so that a million-line run holds few temporaries at once.
+    n_run = rs.shape[0]
+    distinct, score_rank = np.unique(-rs, return_inverse=True)
+    score_rank = np.concatenate(
+        [score_rank.reshape(-1), np.full(n_lacking, distinct.shape[0])]
+    )
+    del distinct
     tertiary = np.concatenate([doc_rank[rd], np.flatnonzero(lacking)])
-    order = _lexsort_ints(rows, part, secondary, tertiary)
-    del part, secondary, tertiary
-    y_score = np.concatenate([rs, np.full(int(lacking.sum()), -np.inf)])[order]
-    y_true = np.concatenate([run_grade, jg[lacking].astype(grade_type)])[order]
+    del rd
+    order = _lexsort_ints(rows, score_rank, tertiary)
+    del score_rank, tertiary
+    y_score = np.empty(n_run + n_lacking)
+    y_score[:n_run] = rs
+    y_score[n_run:] = -np.inf
+    del rs
+    y_score = y_score[order]
+    y_true = np.concatenate([run_grade, jg[lacking].astype(grade_type)])
+    del run_grade
+    y_true = y_true[order]
+    del order
     offsets = np.zeros(chosen_ids.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=chosen_ids.shape[0]), out=offsets[1:])
     left_out = np.flatnonzero(judged & ~chosen)
