@@ -86,6 +86,10 @@ TREC_FORMS = (
     f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}; printed "
     f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
+    f"{', '.join(f'{name}.<grade>=<gain>,...' for name in _GAIN_MAP)} (a gain "
+    f"map), {', '.join(f'{name}.p=<p>' for name in _PERSISTENCE)}, "
+    f"{_SET_F}.<x> and {_UTILITY}.<a>,<b>,<c>,<d> (trec_eval's parameters; "
+    f"printed as <name>_<parameters>); "
     f"{', '.join(TREC_EVAL_COUNTS + TREC_EVAL_SUMMARY)}, "
     f"{', '.join(TREC_EVAL_GEOMETRIC)} and {TREC_EVAL_RELSTRING}[.<length>]; "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
@@ -642,6 +646,10 @@ _EPILOG = _paragraphs(
     "the qrels, a query missing from the run scoring 0. Without -c, a query "
     "of the qrels missing from the run is left out with a warning on stderr "
     "(trec_eval 10.0 stops with an error there).",
+    "files: text, or gzip-compressed (found by their first bytes, whatever "
+    "their name). The digits are trec_eval's: the 'all' line adds the "
+    "per-query values in query order and divides, set_F and utility are "
+    "computed from the counts as trec_eval computes them.",
     "exit status: 0 on success, 1 on an unreadable or malformed file (the "
     "message names the file and line), 2 on a usage error, 141 (quietly) "
     "when the reader of the output closes it early, as '| head' does.",
