@@ -384,3 +384,38 @@ def test_zscores_as_trec_eval(trec_eval, tmp_path, capsys):
             qrels, run]  # fmt: skip
     _, ours, _ = run_ours(capsys, *argv)
     assert lines_of(ours) == lines_of(run_theirs(trec_eval, *argv))
+
+
+def test_scores_read_as_c_reads_them(tmp_path):
+    """Scores are read correctly rounded (Python's float, C's strtod): signs,
+    exponents, long mantissas, subnormal and underflowing values; queries
+    interleaved; the run's tag is its last line's."""
+    from sklearn_rankk import read_trec_run
+
+    rng = random.Random(0)
+    texts = ["+1.5", "-0", "0.1", "1e-310", "1e-400", "-2.5E+3", "7", "+.5", "5.",
+             "123456789012345678901", "0.30000000000000004441",
+             "4.9406564584124654e-324"]  # fmt: skip
+    for _ in range(300):
+        mantissa = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 25)))
+        point = rng.randint(0, len(mantissa))
+        text = mantissa[:point] + "." + mantissa[point:]
+        if rng.random() < 0.5:
+            text += f"e{rng.randint(-330, 300)}"
+        texts.append(rng.choice(["", "-", "+"]) + text)
+    lines = [f"q{i % 3} Q0 d{i} 1 {t} tag{i}" for i, t in enumerate(texts)]
+    path = tmp_path / "run"
+    path.write_text("\n".join(lines) + "\n")
+    run = read_trec_run(str(path))
+    for i, text in enumerate(texts):
+        assert run[f"q{i % 3}"][f"d{i}"] == float(text), text
+
+
+def test_runid_is_the_last_lines_tag(tmp_path, capsys):
+    qrels, run = write(
+        tmp_path,
+        ["a 0 d1 1", "b 0 d1 1"],
+        ["a Q0 d1 1 1 first", "b Q0 d1 1 1 second", "# a comment", ""],
+    )
+    _, out, _ = run_ours(capsys, "-m", "runid", qrels, run)
+    assert out == "runid                 \tall\tsecond\n"
