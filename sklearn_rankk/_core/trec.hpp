@@ -18,6 +18,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#if __has_include(<charconv>)
+#include <charconv>
+#endif
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -142,6 +145,17 @@ inline bool parse_decimal(std::string_view f, double &out) {
         if (exp_digits == 0) return false;
     }
     if (i != n) return false;
+#if defined(__cpp_lib_to_chars)
+    // Correctly rounded, as strtod; locale-free and without a copy.
+    const char *first = f.data() + (f[0] == '+' ? 1 : 0);
+    const auto parsed = std::from_chars(first, f.data() + n, out);
+    if (parsed.ec == std::errc() && parsed.ptr == f.data() + n) return std::isfinite(out);
+    if (parsed.ec == std::errc::result_out_of_range && parsed.ptr == f.data() + n) {
+        // Overflow is not finite; underflow is read as strtod reads it.
+    } else {
+        return false;
+    }
+#endif
     std::string copy(f);  // strtod needs a terminated string; the grammar is
     char *end = nullptr;  // locale-free ASCII, read as C's "C" locale does
     errno = 0;
@@ -183,8 +197,23 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
         pos = 3;
     int64_t lineno = 0;
     std::string_view fields[7];
-    // About one entry per 30 bytes: room for the docnos without rehashing.
-    docs.reserve(docs.strings.size() + size / 30 + 16);
+    // Room for one entry per line, counted first: the vectors never grow
+    // (growing doubles them, and copies: three times the memory at peak).
+    size_t n_lines = 1;
+    for (const char *p = data, *stop = data + size;
+         p < stop && (p = (const char *)std::memchr(p, '\n', stop - p)); ++p)
+        ++n_lines;
+    out.qid.reserve(n_lines);
+    out.doc.reserve(n_lines);
+    out.line.reserve(n_lines);
+    if (kind == 0) out.grade.reserve(n_lines);
+    if (kind == 1) out.score.reserve(n_lines);
+    // The docno table grows as it fills: runs repeat docnos across queries
+    // (a million lines may hold a few thousand docnos), so room for one per
+    // line would be mostly empty.
+    // Consecutive lines mostly share their query: its id is looked up once.
+    std::string_view last_qid, last_tag;
+    int64_t last_qid_id = -1;
     while (pos < size) {
         ++lineno;
         const char *nl = (const char *)std::memchr(data + pos, '\n', size - pos);
@@ -221,7 +250,11 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                                          : " is out of range (a 64-bit integer).");
                 return;
             }
-            out.qid.push_back(qids.add(fields[0], lineno));
+            if (last_qid_id < 0 || fields[0] != last_qid) {
+                last_qid_id = qids.add(fields[0], lineno);
+                last_qid = fields[0];
+            }
+            out.qid.push_back(last_qid_id);
             out.doc.push_back(docs.add(fields[2], lineno));
             out.grade.push_back(g);
         } else {
@@ -237,13 +270,18 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                 out.error = "score " + quoted(fields[4]) + " is not a finite number.";
                 return;
             }
-            out.qid.push_back(qids.add(fields[0], lineno));
+            if (last_qid_id < 0 || fields[0] != last_qid) {
+                last_qid_id = qids.add(fields[0], lineno);
+                last_qid = fields[0];
+            }
+            out.qid.push_back(last_qid_id);
             out.doc.push_back(docs.add(fields[2], lineno));
             out.score.push_back(v);
-            out.tag.assign(fields[5].data(), fields[5].size());
+            last_tag = fields[5];
         }
         out.line.push_back(lineno);
     }
+    if (kind == 1) out.tag.assign(last_tag.data(), last_tag.size());
 }
 
 // The line (1-based) of the first byte that is not valid UTF-8, or 0.
