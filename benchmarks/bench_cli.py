@@ -12,8 +12,9 @@ query (100: 100,000 lines), then times, each in a fresh process:
 
 For each measure set (``-m all_trec`` and ``-m map -m ndcg_cut.10``) it
 prints the best wall time of ``--repeat`` runs (with the CPU time of that
-run) and the peak resident memory of the process, and checks that sklearn-rankk's output equals trec_eval's
-byte for byte (lines of measures both compute, per query with -q).
+run) and the peak resident memory of the process, and checks that
+sklearn-rankk's output equals trec_eval's byte for byte (lines of measures
+both compute, per query with -q).
 
 Usage::
 
