@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import helpers
+import numpy as np
 import pytest
 
 from sklearn_rankk._io.cli import main
@@ -419,3 +420,23 @@ def test_runid_is_the_last_lines_tag(tmp_path, capsys):
     )
     _, out, _ = run_ours(capsys, "-m", "runid", qrels, run)
     assert out == "runid                 \tall\tsecond\n"
+
+
+def test_from_trec_max_retrieved_and_judged_only():
+    """from_trec's -M and -J, hand-worked: the same cut as the command line."""
+    from sklearn_rankk import from_trec
+
+    qrels = {"q": {"a": 1, "b": 0, "c": 1}}
+    # trec_eval's order: u (3), b and a tied at 2 (docno descending), c (1).
+    run = {"q": {"a": 2.0, "b": 2.0, "c": 1.0, "u": 3.0}}
+    y_true, y_score, _ = from_trec(qrels, run, max_retrieved=2, mark_unjudged=True)
+    # u and b retrieved (by score); a and c judged, not retrieved.
+    assert y_true.tolist() == [[-1, 0, 1, 1]]
+    assert y_score.tolist() == [[3.0, 2.0, -np.inf, -np.inf]]
+    y_true, y_score, _ = from_trec(qrels, run, judged_only=True)
+    assert y_true.tolist() == [[1, 0, 1]] and y_score.tolist() == [[2.0, 2.0, 1.0]]
+    y_true, _, _ = from_trec(qrels, run, judged_only=True, max_retrieved=2)
+    assert y_true.tolist() == [[0, 1, 1]]  # u and b kept by -M, u dropped by -J
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="max_retrieved must be None or an"):
+            from_trec(qrels, run, max_retrieved=bad)

@@ -23,6 +23,7 @@ the queries it evaluates).
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -402,6 +403,15 @@ def trec_rows(
     """
     complete = check_bool(complete, "complete")
     mark_unjudged = check_bool(mark_unjudged, "mark_unjudged")
+    judged_only = check_bool(judged_only, "judged_only")
+    if max_retrieved is not None and (
+        not isinstance(max_retrieved, numbers.Integral)
+        or isinstance(max_retrieved, bool)
+        or max_retrieved < 0
+    ):
+        raise ValueError(
+            f"max_retrieved must be None or an integer >= 0; got {max_retrieved!r}."
+        )
     q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
     jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
     rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
@@ -532,7 +542,15 @@ def _first_of_each_query(rq, rs, doc_ranks, n):
     return keep
 
 
-def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
+def from_trec(
+    qrels,
+    run,
+    *,
+    complete=False,
+    mark_unjudged=False,
+    max_retrieved=None,
+    judged_only=False,
+):
     """Score matrices from TREC relevance judgments and a run.
 
     Parameters
@@ -560,6 +578,15 @@ def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
         becomes -2 (pooled but not judged), and every judged document the
         run lacks is a column (score ``-inf``). The other metrics give the
         same values either way.
+    max_retrieved : int or None, default=None
+        trec_eval's ``-M``: only the first ``max_retrieved`` documents of
+        each query's ranking count as retrieved, in trec_eval's order (score
+        descending, tied documents by docno descending); the others are
+        treated as absent from the run. None keeps them all.
+    judged_only : bool, default=False
+        trec_eval's ``-J``: drop the retrieved documents without a judgment
+        (absent from the qrels, or of negative grade) before evaluating, so
+        that the ranks close up (after ``max_retrieved``, as trec_eval).
 
     Returns
     -------
@@ -622,8 +649,27 @@ def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
     array([0., 0.])
     >>> precision_at_k_score(y_true, y_score, k=1, average=None)
     array([0.5, 0. ])
+
+    Only the first document of each ranking, as ``trec_eval -M 1``: d2 of
+    q1 (d1, tied with it, comes after it), then the relevant documents not
+    retrieved:
+
+    >>> y_true, y_score, _ = from_trec(qrels, run, max_retrieved=1)
+    >>> y_true
+    array([[0, 1, 1],
+           [0, 1, 0]], dtype=int8)
+    >>> y_score
+    array([[ 0.5, -inf, -inf],
+           [ 0.9, -inf, -inf]])
     """
-    rows = trec_rows(qrels, run, complete=complete, mark_unjudged=mark_unjudged)
+    rows = trec_rows(
+        qrels,
+        run,
+        complete=complete,
+        mark_unjudged=mark_unjudged,
+        max_retrieved=max_retrieved,
+        judged_only=judged_only,
+    )
     pad = NOT_POOLED if mark_unjudged else 0
     y_true, y_score = to_matrices(rows.y_true, rows.y_score, rows.offsets, pad)
     return y_true, y_score, rows.qids
