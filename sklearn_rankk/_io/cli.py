@@ -432,8 +432,10 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     -------
     qids : list of str
     values : dict of str -> ndarray of shape (n_queries,)
-        Keyed by output label, in order, for the measures with per-query
-        values (not ``runid``, ``num_q``, ``gm_map``, ``gm_bpref``); integer
+        Keyed by output label (of two columns with one label, such as
+        ``iprec_at_recall.0.149,0.151``, the last), in order, for the
+        measures with per-query values (not ``runid``, ``num_q``,
+        ``gm_map``, ``gm_bpref``); integer
         counts for ``num_ret`` and the like, strings for ``relstring``.
         Queries with no relevant document score 0, as in trec_eval (utility
         has its own value there).
