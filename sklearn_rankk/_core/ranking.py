@@ -281,10 +281,7 @@ def compile_requests(requests, n_items):
 
 
 def _threads_for(cells):
-    most = cells // MIN_CELLS_PER_THREAD
-    if most <= 1:  # one thread, without asking how many CPUs there are
-        return 1
-    return max(1, min(n_threads(), most))
+    return max(1, min(n_threads(), cells // MIN_CELLS_PER_THREAD))
 
 
 def _scores_block(block):
