@@ -579,14 +579,15 @@ def from_trec(
         run lacks is a column (score ``-inf``). The other metrics give the
         same values either way.
     max_retrieved : int or None, default=None
-        trec_eval's ``-M``: only the first ``max_retrieved`` documents of
-        each query's ranking count as retrieved, in trec_eval's order (score
+        Only the first ``max_retrieved`` documents of each query's ranking
+        count as retrieved (trec_eval's ``-M``), in trec_eval's order (score
         descending, tied documents by docno descending); the others are
         treated as absent from the run. None keeps them all.
     judged_only : bool, default=False
-        trec_eval's ``-J``: drop the retrieved documents without a judgment
-        (absent from the qrels, or of negative grade) before evaluating, so
-        that the ranks close up (after ``max_retrieved``, as trec_eval).
+        Whether to drop the retrieved documents without a judgment (absent
+        from the qrels, or of negative grade) before evaluating, so that the
+        ranks close up (trec_eval's ``-J``; after ``max_retrieved``, as
+        trec_eval).
 
     Returns
     -------
