@@ -5,18 +5,14 @@ Every metric takes ``(y_true, y_score, *, k=...)`` with 2-D score matrices
 rows, or the value of every row with ``average=None``.
 """
 
+from typing import TYPE_CHECKING
+
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
 from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
-from ._display import (
-    InterpolatedPrecisionRecallDisplay,
-    PerQueryDifferenceDisplay,
-    RankingCurveDisplay,
-)
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
-from ._parallel.accumulator import RankingAccumulator
 from ._report import (
     InterpolatedPrecisionRecall,
     PrecisionRecallAtK,
@@ -25,19 +21,87 @@ from ._report import (
     precision_recall_at_k_curve,
     ranking_report,
 )
-from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
-from ._show_versions import show_versions
-from ._stats import (
-    MetricInterval,
-    ModelComparison,
-    PairedTestResult,
-    RandomBaselineResult,
-    compare_models,
-    confidence_interval,
-    paired_test,
-    precision_at_k_random_variance,
-    random_baseline_test,
-)
+
+if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
+    from ._display import (
+        InterpolatedPrecisionRecallDisplay,
+        PerQueryDifferenceDisplay,
+        RankingCurveDisplay,
+    )
+    from ._parallel.accumulator import RankingAccumulator
+    from ._scorer import (
+        RankingScorer,
+        get_scorer,
+        get_scorer_names,
+        make_ranking_scorer,
+    )
+    from ._show_versions import show_versions
+    from ._stats import (
+        MetricInterval,
+        ModelComparison,
+        PairedTestResult,
+        RandomBaselineResult,
+        compare_models,
+        confidence_interval,
+        paired_test,
+        precision_at_k_random_variance,
+        random_baseline_test,
+    )
+
+# Names whose modules import scikit-learn, scipy or matplotlib: imported on
+# first use (PEP 562), so that ``import sklearn_rankk``, the command line and
+# the TREC readers start in a fraction of a second.
+_LAZY = {
+    "_display": (
+        "InterpolatedPrecisionRecallDisplay",
+        "PerQueryDifferenceDisplay",
+        "RankingCurveDisplay",
+    ),
+    "_parallel.accumulator": ("RankingAccumulator",),
+    "_scorer": (
+        "RankingScorer",
+        "get_scorer",
+        "get_scorer_names",
+        "make_ranking_scorer",
+    ),
+    "_show_versions": ("show_versions",),
+    "_stats": (
+        "MetricInterval",
+        "ModelComparison",
+        "PairedTestResult",
+        "RandomBaselineResult",
+        "compare_models",
+        "confidence_interval",
+        "paired_test",
+        "precision_at_k_random_variance",
+        "random_baseline_test",
+    ),
+}
+_LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in names}
+
+
+def __getattr__(name):
+    module = _LAZY_MODULE.get(name)
+    if module == "_display":
+        from . import _display as found
+    elif module == "_parallel.accumulator":
+        from ._parallel import accumulator as found
+    elif module == "_scorer":
+        from . import _scorer as found
+    elif module == "_show_versions":
+        from . import _show_versions as found
+    elif module == "_stats":
+        from . import _stats as found
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(found, name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __version__ = "0.1.0.dev0"
 

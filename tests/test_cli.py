@@ -210,7 +210,12 @@ def test_agrees_with_pytrec_eval(tmp_path, capsys, seed, level):
     args = [a for m in TREC_MEASURES for a in ("-m", m)]
     status, out, err = run_main(capsys, "-q", f"-l{level}", *args, qrels_path,
                                 run_path)  # fmt: skip
-    assert status == 0 and err == ""
+    # Query 399 is judged but not in the run: left out, never silently.
+    assert status == 0 and err == (
+        "sklearn-rankk: warning: 1 query of the qrels ('399') has no results in "
+        "the run and is left out of the mean (trec_eval 10.0 stops with an "
+        "error); use -c to count it as 0.\n"
+    )
     # Counts print as integers and sum over queries, as trec_eval's.
     counts = ("num_ret", "num_rel", "num_rel_ret")
     form = {m: "{:d}" if m in counts else "{:6.4f}" for m in TREC_MEASURES}
@@ -382,9 +387,14 @@ def test_ties_flag(tmp_path, capsys):
     ("measure", "message"),
     [
         ("ndgc@10", "Did you mean 'ndcg@10'"),
-        ("yaap", "trec_eval's names work too: P_<k>"),
+        ("yaap", "'yaap' is trec_eval's but is not computed here"),
+        ("mapp", "Unknown measure 'mapp'. Did you mean 'map'?"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
-        ("ndcg.1=0", "only trec_eval's cut-off measures"),
+        ("recip_rank.1=0", "only trec_eval's cut-off measures"),
+        ("ndcg.1=x", "expected name=value pairs"),
+        ("ndcg.1=-2", "gains here are at least 0"),
+        ("rbp.1=2", "only the persistence p"),
+        ("utility.1,2", "utility takes 4 coefficients"),
         ("Rprec.0.5", "only trec_eval's cut-off measures"),
         ("Rprec_mult.0.5,x", "Bad parameters in measure 'Rprec_mult.0.5,x'"),
         ("Rprec_mult.0", "multiple must be > 0.0"),
@@ -401,7 +411,9 @@ def test_unknown_measure_is_a_usage_error(tmp_path, capsys, measure, message):
         assert status == 0
         return
     assert status == 2 and out == ""
-    assert "usage: sklearn-rankk" in err and message in err
+    # One line that names the fix (issue 24), not the usage.
+    assert err.startswith("sklearn-rankk: error: ") and err.count("\n") == 1
+    assert message in err
 
 
 def test_bad_files_exit_1_naming_file_and_line(tmp_path, capsys):
@@ -441,13 +453,14 @@ def test_python_dash_m(tmp_path, capsys):
         tmp_path, {"q1": {"a": 1}, "q2": {"b": 2}}, {"q1": {"a": 1.0, "b": 2.0}}
     )
     argv = ["-q", "-m", "ndcg@10", "-m", "map", str(qrels_path)]
-    _, expected, _ = run_main(capsys, *argv, run_path)
+    _, expected, expected_err = run_main(capsys, *argv, run_path)
+    assert "('q2') has no results in the run" in expected_err
     with open(run_path, "rb") as stdin:  # the run from stdin, as '-'
         done = subprocess.run(
             [sys.executable, "-m", "sklearn_rankk", *argv, "-"],
             stdin=stdin, capture_output=True, text=True, check=False,
         )  # fmt: skip
-    assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+    assert (done.returncode, done.stdout, done.stderr) == (0, expected, expected_err)
 
 
 def test_closed_output_pipe_ends_quietly(tmp_path):

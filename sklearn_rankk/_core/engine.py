@@ -22,7 +22,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
 from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
@@ -355,7 +354,7 @@ def _warn_trivial(requests, n_classes):
             warnings.warn(
                 f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) "
                 f"will result in a perfect score and is therefore meaningless.",
-                UndefinedMetricWarning,
+                undefined_metric_warning(),
                 stacklevel=caller_stacklevel(),
             )
 
@@ -384,6 +383,17 @@ def _raise_for_flags(flags):
 # --------------------------------------------------------------------------
 # Undefined rows and aggregation
 # --------------------------------------------------------------------------
+
+
+def undefined_metric_warning():
+    """scikit-learn's ``UndefinedMetricWarning``, the class users catch.
+
+    Imported when a warning is issued, not with the package: importing
+    scikit-learn takes longer than everything else the command line does.
+    """
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    return UndefinedMetricWarning
 
 
 def caller_stacklevel():
@@ -426,7 +436,7 @@ def fill_undefined(zero_division, counts, n_samples):
         ]
         warnings.warn(
             f"{'; '.join(parts)}. Use zero_division to control this behaviour.",
-            UndefinedMetricWarning,
+            undefined_metric_warning(),
             stacklevel=caller_stacklevel(),
         )
     return 0.0

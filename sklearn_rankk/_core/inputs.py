@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from .validation import (
     as_array,
@@ -23,6 +22,7 @@ from .validation import (
     check_y_score,
     is_dask,
 )
+from .validation import sparse as sp
 
 # --------------------------------------------------------------------------
 # qid: flat learning-to-rank data

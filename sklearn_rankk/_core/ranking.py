@@ -12,14 +12,15 @@ rows over threads (:func:`n_threads`).
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from . import _kernel
 from .validation import as_float64_exact
+from .validation import sparse as sp
 
 #: Number of matrix cells (rows x columns) per block when inputs are read or
 #: converted block by block: a block holds ``max(1, BLOCK_CELLS // n_columns)``
@@ -53,10 +54,73 @@ def n_threads():
 
 
 def _usable_cpus():
-    """CPUs this process may use (cgroup quotas and affinity, as joblib)."""
+    """CPUs this process may use (cgroup quotas and affinity, as joblib).
+
+    joblib's ``cpu_count(only_physical_cores=True)``; on Linux its rule is
+    followed here without importing joblib (a quarter of a second, as long
+    as the rest of a command-line run): the CPU affinity, the cgroup's CPU
+    quota and ``LOKY_MAX_CPU_COUNT``, else the physical cores.
+    """
+    found = _usable_cpus_linux() if sys.platform == "linux" else None
+    if found is not None:
+        return found
     from joblib import cpu_count
 
     return cpu_count(only_physical_cores=True)
+
+
+def _usable_cpus_linux():
+    """joblib's count on Linux (loky's ``cpu_count``), or None if a file it
+    reads is not as expected (joblib then decides)."""
+    try:
+        os_count = os.cpu_count() or 1
+        user = min(
+            len(os.sched_getaffinity(0)),
+            _cgroup_cpus(os_count),
+            int(os.environ.get("LOKY_MAX_CPU_COUNT", os_count)),
+        )
+        if user < os_count:
+            return max(user, 1)
+        if _physical_cores["n"] is None:
+            cores = set()
+            for cpu in os.listdir("/sys/devices/system/cpu"):
+                topology = f"/sys/devices/system/cpu/{cpu}/topology/"
+                if cpu[3:].isdigit() and os.path.isdir(topology):
+                    with open(topology + "physical_package_id") as f:
+                        package = f.read().strip()
+                    with open(topology + "core_id") as f:
+                        cores.add((package, f.read().strip()))
+            _physical_cores["n"] = len(cores)
+        return _physical_cores["n"] if _physical_cores["n"] >= 1 else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+_physical_cores = {"n": None}
+
+
+def _cgroup_cpus(os_count):
+    """The cgroup's CPU bandwidth limit, rounded up (v2, else v1)."""
+    quota = period = None
+    if os.path.exists("/sys/fs/cgroup/cpu.max"):
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            parts = f.read().split()
+        if len(parts) == 2:
+            quota, period = parts
+    if quota is None:
+        v1 = (
+            "/sys/fs/cgroup/cpu/cpu.cfs_quota_us",
+            "/sys/fs/cgroup/cpu/cpu.cfs_period_us",
+        )
+        if not all(os.path.exists(name) for name in v1):
+            return os_count
+        with open(v1[0]) as f:
+            quota = f.read().strip()
+        with open(v1[1]) as f:
+            period = f.read().strip()
+    if quota == "max" or int(quota) <= 0 or int(period) <= 0:
+        return os_count
+    return -(-int(quota) // int(period))
 
 
 def set_num_threads(n):

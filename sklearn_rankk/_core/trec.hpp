@@ -18,6 +18,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#if __has_include(<charconv>)
+#include <charconv>
+#endif
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -29,12 +32,15 @@
 namespace rankk {
 
 struct StringTable {
-    // Open addressing, linear probing: slot -> id + 1 (0: empty). Flat
-    // arrays keep a million docnos a few cache misses each.
-    std::vector<int64_t> slot_id;
-    std::vector<uint64_t> slot_hash;
+    // Open addressing, linear probing, one 8-byte slot per entry: the
+    // string's id + 1 in the high 32 bits (0: empty), the low 32 bits of its
+    // hash in the low ones (compared before the strings, and where a slot
+    // goes when the table grows). A million docnos: 16 MB, a cache miss or
+    // two each. The slots are only needed while parsing: ranks(), called
+    // once the files are read, releases them.
+    mutable std::vector<uint64_t> slots;
     std::vector<std::string_view> strings;
-    std::vector<int64_t> first_line;  // where each string first appears
+    std::vector<int64_t> first_line;  // left empty: not read by the package
 
     static uint64_t hash(std::string_view s) {
         uint64_t h = 1469598103934665603ull;  // FNV-1a, then a final mix
@@ -45,44 +51,40 @@ struct StringTable {
         return h;
     }
 
+    // Room for n strings without growing (at most half full).
     void reserve(size_t n) {
-        strings.reserve(n);
-        first_line.reserve(n);
         size_t want = 16;
-        while (want < 2 * n) want *= 2;  // at most half full
-        if (want > slot_id.size()) rehash(want);
+        while (want < 2 * n) want *= 2;
+        if (want > slots.size()) rehash(want);
     }
 
     void rehash(size_t n_slots) {
-        std::vector<int64_t> ids(n_slots, 0);
-        std::vector<uint64_t> hashes(n_slots, 0);
+        std::vector<uint64_t> grown(n_slots, 0);
         const size_t mask = n_slots - 1;
-        for (size_t s = 0; s < slot_id.size(); ++s) {
-            if (!slot_id[s]) continue;
-            size_t j = slot_hash[s] & mask;
-            while (ids[j]) j = (j + 1) & mask;
-            ids[j] = slot_id[s];
-            hashes[j] = slot_hash[s];
+        for (const uint64_t slot : slots) {
+            if (!slot) continue;
+            size_t j = (slot & 0xffffffffull) & mask;
+            while (grown[j]) j = (j + 1) & mask;
+            grown[j] = slot;
         }
-        slot_id.swap(ids);
-        slot_hash.swap(hashes);
+        slots.swap(grown);
     }
 
-    int64_t add(std::string_view s, int64_t line) {
-        if (2 * (strings.size() + 1) > slot_id.size())
-            rehash(std::max<size_t>(16, 2 * slot_id.size()));
-        const uint64_t h = hash(s);
-        const size_t mask = slot_id.size() - 1;
+    int64_t add(std::string_view s, int64_t /* line */) {
+        if (2 * (strings.size() + 1) > slots.size())
+            rehash(std::max<size_t>(16, 2 * slots.size()));
+        const uint64_t h = hash(s) & 0xffffffffull;
+        const size_t mask = slots.size() - 1;
         size_t j = h & mask;
-        while (slot_id[j]) {
-            if (slot_hash[j] == h && strings[slot_id[j] - 1] == s) return slot_id[j] - 1;
+        while (slots[j]) {
+            const uint64_t slot = slots[j];
+            if ((slot & 0xffffffffull) == h && strings[(slot >> 32) - 1] == s)
+                return (int64_t)(slot >> 32) - 1;
             j = (j + 1) & mask;
         }
         const int64_t id = (int64_t)strings.size();
-        slot_id[j] = id + 1;
-        slot_hash[j] = h;
+        slots[j] = ((uint64_t)(id + 1) << 32) | h;
         strings.push_back(s);
-        first_line.push_back(line);
         return id;
     }
 
@@ -91,6 +93,7 @@ struct StringTable {
     // integer order is byte order), the bytes after them compared only
     // between strings with the same key.
     std::vector<int64_t> ranks() const {
+        std::vector<uint64_t>().swap(slots);  // parsing is over: no more look-ups
         const size_t n = strings.size();
         std::vector<std::pair<uint64_t, int64_t>> order(n);
         for (size_t i = 0; i < n; ++i) {
@@ -142,6 +145,17 @@ inline bool parse_decimal(std::string_view f, double &out) {
         if (exp_digits == 0) return false;
     }
     if (i != n) return false;
+#if defined(__cpp_lib_to_chars)
+    // Correctly rounded, as strtod; locale-free and without a copy.
+    const char *first = f.data() + (f[0] == '+' ? 1 : 0);
+    const auto parsed = std::from_chars(first, f.data() + n, out);
+    if (parsed.ec == std::errc() && parsed.ptr == f.data() + n) return std::isfinite(out);
+    if (parsed.ec == std::errc::result_out_of_range && parsed.ptr == f.data() + n) {
+        // Overflow is not finite; underflow is read as strtod reads it.
+    } else {
+        return false;
+    }
+#endif
     std::string copy(f);  // strtod needs a terminated string; the grammar is
     char *end = nullptr;  // locale-free ASCII, read as C's "C" locale does
     errno = 0;
@@ -183,8 +197,24 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
         pos = 3;
     int64_t lineno = 0;
     std::string_view fields[7];
-    // About one entry per 30 bytes: room for the docnos without rehashing.
-    docs.reserve(docs.strings.size() + size / 30 + 16);
+    // Room for one entry per line, counted first: the vectors never grow
+    // (growing doubles them, and copies: three times the memory at peak).
+    size_t n_lines = 1;
+    for (const char *p = data, *stop = data + size;
+         p < stop && (p = (const char *)std::memchr(p, '\n', stop - p)); ++p)
+        ++n_lines;
+    out.qid.reserve(n_lines);
+    out.doc.reserve(n_lines);
+    out.line.reserve(n_lines);
+    if (kind == 0) out.grade.reserve(n_lines);
+    if (kind == 1) out.score.reserve(n_lines);
+    // Room for a docno every other line: runs of a large collection hold
+    // nearly one per line (the table then grows once), runs that repeat
+    // docnos across queries far fewer.
+    docs.reserve(docs.strings.size() + n_lines / 2);
+    // Consecutive lines mostly share their query: its id is looked up once.
+    std::string_view last_qid, last_tag;
+    int64_t last_qid_id = -1;
     while (pos < size) {
         ++lineno;
         const char *nl = (const char *)std::memchr(data + pos, '\n', size - pos);
@@ -221,7 +251,11 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                                          : " is out of range (a 64-bit integer).");
                 return;
             }
-            out.qid.push_back(qids.add(fields[0], lineno));
+            if (last_qid_id < 0 || fields[0] != last_qid) {
+                last_qid_id = qids.add(fields[0], lineno);
+                last_qid = fields[0];
+            }
+            out.qid.push_back(last_qid_id);
             out.doc.push_back(docs.add(fields[2], lineno));
             out.grade.push_back(g);
         } else {
@@ -237,13 +271,18 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                 out.error = "score " + quoted(fields[4]) + " is not a finite number.";
                 return;
             }
-            out.qid.push_back(qids.add(fields[0], lineno));
+            if (last_qid_id < 0 || fields[0] != last_qid) {
+                last_qid_id = qids.add(fields[0], lineno);
+                last_qid = fields[0];
+            }
+            out.qid.push_back(last_qid_id);
             out.doc.push_back(docs.add(fields[2], lineno));
             out.score.push_back(v);
-            out.tag.assign(fields[5].data(), fields[5].size());
+            last_tag = fields[5];
         }
         out.line.push_back(lineno);
     }
+    if (kind == 1) out.tag.assign(last_tag.data(), last_tag.size());
 }
 
 // The line (1-based) of the first byte that is not valid UTF-8, or 0.

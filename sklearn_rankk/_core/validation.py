@@ -9,10 +9,10 @@ float32), sparse ``y_true`` stays sparse.
 from __future__ import annotations
 
 import numbers
+import sys
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
 AVERAGE_OPTIONS = ("mean", None, "gmean")
@@ -20,6 +20,30 @@ GAIN_OPTIONS = ("linear", "exponential")
 DENOMINATOR_OPTIONS = ("relevant", "min", "retrieved")
 
 _NUMERIC_KINDS = "biuf"
+
+
+class _LazySparse:
+    """``scipy.sparse``, imported when first used, so that importing the
+    package (and the command line) does not import scipy.
+
+    ``issparse`` answers without importing it: a sparse matrix can only
+    exist once ``scipy.sparse`` is loaded.
+    """
+
+    @staticmethod
+    def issparse(x):
+        module = sys.modules.get("scipy.sparse")
+        return module is not None and module.issparse(x)
+
+    def __getattr__(self, name):
+        import scipy.sparse
+
+        return getattr(scipy.sparse, name)
+
+
+#: ``scipy.sparse`` for the modules of the core, imported on first use.
+sparse = _LazySparse()
+sp = sparse
 
 
 @dataclass(frozen=True)

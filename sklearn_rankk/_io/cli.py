@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import difflib
+import math
 import os
 import re
 import sys
@@ -32,7 +35,7 @@ from .._core.registry import (
     scorer_name_forms,
 )
 from .._core.validation import check_option
-from .trec import trec_rows
+from .trec import read_bytes, trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
 # its measures of the whole ranking (map, ndcg, recip_rank, Rprec).
@@ -47,6 +50,25 @@ _WHOLE_PARAM = {
     name: m
     for name, m in _WHOLE.items()
     if m.trec_eval_param and not m.trec_eval_family
+}
+# trec_eval's measures with "name=value" parameters: the gain measures take a
+# gain map (grade=gain), rbp and rbp_resid their persistence (p=0.95).
+_GAIN_MAP = {n: m for n, m in _WHOLE.items() if m.graded and "p" not in m.param_names}
+_PERSISTENCE = {n: m for n, m in _WHOLE.items() if "p" in m.param_names}
+# trec_eval's measures computed here from the four counts, as trec_eval
+# computes them (set_F from P and R; utility from its four coefficients).
+_SET_F = next(n for n, m in _WHOLE.items() if "beta" in m.param_names)
+_UTILITY = next(n for n, m in _WHOLE.items() if len(m.param_names) == 4)
+_FROM_COUNTS = {_SET_F: (1.0,), _UTILITY: (1.0, -1.0, 0.0, 0.0)}
+# trec_eval's measures that take parameters after a dot.
+_PARAMETRIC = {
+    *_CUTOFF,
+    *_FAMILY,
+    *_WHOLE_PARAM,
+    *_GAIN_MAP,
+    *_PERSISTENCE,
+    *_FROM_COUNTS,
+    TREC_EVAL_RELSTRING,
 }
 _TREC_FAMILY_NAME = re.compile(rf"({'|'.join(_FAMILY)})_({_REAL})")
 _ALIAS_AT_K = re.compile(r"([A-Za-z_]+)@([1-9][0-9]*)")
@@ -64,6 +86,10 @@ TREC_FORMS = (
     f"{', '.join(m.trec_eval_param for m in _WHOLE_PARAM.values())}; printed "
     f"as {', '.join(f'{name}_<x1>,<x2>,...' for name in _WHOLE_PARAM)}); the nicknames "
     f"{' and '.join(TREC_EVAL_NICKNAMES)} (their measures computed here); "
+    f"{', '.join(f'{name}.<grade>=<gain>,...' for name in _GAIN_MAP)} (a gain "
+    f"map), {', '.join(f'{name}.p=<p>' for name in _PERSISTENCE)}, "
+    f"{_SET_F}.<x> and {_UTILITY}.<a>,<b>,<c>,<d> (trec_eval's parameters; "
+    f"printed as <name>_<parameters>); "
     f"{', '.join(TREC_EVAL_COUNTS + TREC_EVAL_SUMMARY)}, "
     f"{', '.join(TREC_EVAL_GEOMETRIC)} and {TREC_EVAL_RELSTRING}[.<length>]; "
     f"{', '.join(f'{a}@<k>' for m in _CUTOFF.values() for a in m.aliases)} for "
@@ -82,13 +108,18 @@ class _Column:
     ``kind``: ``"metric"`` (a request, averaged), ``"gm"`` (a request,
     geometric mean, printed on the "all" line only), ``"count"`` (printed as
     an integer, summed), ``"summary"`` (``runid`` or ``num_q``: the "all"
-    line only) or ``"relstring"`` (per query only).
+    line only), ``"relstring"`` (per query only), or ``"from_counts"``
+    (set_F and utility: computed from the four counts as trec_eval computes
+    them, with ``coefficients``; averaged).
     """
 
     label: str
     kind: str
     request: object = None
     length: int = 0
+    gains: tuple = ()  # trec_eval's gain map, (grade, gain) pairs
+    coefficients: tuple = ()  # set_F's x, utility's four weights
+    z: bool = False  # -Z: per-query z-scores, printed "Z<label>" as reals
 
 
 def parse_measure(text):
@@ -110,21 +141,34 @@ def _k(column):
 
 
 def _columns(texts):
-    """The output columns of ``-m`` arguments, without repeats.
+    """The output columns of ``-m`` arguments, as trec_eval reads them.
 
-    As trec_eval, parameters given to a measure (``relstring.20``,
-    ``P.5,10``) also apply where a nickname names it.
+    As trec_eval, a measure computed once however often it is named: the
+    first parameters given to it (``P.5`` of ``-m P.5 -m P.10``) are its
+    parameters wherever it is named, also alone (``-m P -m P.5``) or through
+    a nickname (``relstring.20`` with ``all_trec``). One argument prints
+    every value of its parameters, even two of one label
+    (``iprec_at_recall.0.149,0.151``); a label printed by an earlier
+    argument (``P@5`` and ``P_5`` are different labels) is not repeated.
     """
     explicit = {}
     for text in texts:
-        family, dot, params = text.partition(".")
-        if dot and text not in TREC_EVAL_NICKNAMES:
+        family, dot, _ = text.partition(".")
+        if dot and family in _PARAMETRIC:
             explicit.setdefault(family, text)
-    out = {}
+    specs = []
     for text in texts:
-        for column in _parse(text, explicit):
-            out.setdefault(column.label, column)
-    return list(out.values())
+        for name in TREC_EVAL_NICKNAMES.get(text, (text,)):
+            family = name.partition(".")[0]
+            spec = explicit.get(family, name) if family in _PARAMETRIC else name
+            if spec not in specs:
+                specs.append(spec)
+    out, labels = [], set()
+    for spec in specs:
+        columns = [c for c in _parse(spec) if c.label not in labels]
+        labels.update(c.label for c in columns)
+        out.extend(columns)
+    return out
 
 
 def _parse(text, explicit=None):
@@ -152,6 +196,10 @@ def _parse(text, explicit=None):
         return [_Column(text, "summary")]
     if text in TREC_EVAL_GEOMETRIC:
         return [_Column(text, "gm", engine.make_request(TREC_EVAL_GEOMETRIC[text]))]
+    if family in _FROM_COUNTS:
+        return [_from_counts(text, family, params if dot else None)]
+    if dot and (family in _GAIN_MAP or family in _PERSISTENCE):
+        return [_with_pairs(text, family, params)]
     real = _parse_real_params(text)
     if real is not None:
         return real
@@ -159,6 +207,89 @@ def _parse(text, explicit=None):
         _Column(label, "metric", engine.make_request(metric, k))
         for label, metric, k in _parse_metric(text)
     ]
+
+
+def _from_counts(text, family, params):
+    """set_F or utility, with trec_eval's coefficients (``set_F.0.5``:
+    x = 0.5, printed as ``set_F_0.5``)."""
+    default = _FROM_COUNTS[family]
+    if params is None:
+        return _Column(family, "from_counts", coefficients=default)
+    try:
+        values = tuple(float(x) for x in params.split(","))
+    except ValueError:
+        values = ()
+    if not values or not all(np.isfinite(values)):
+        raise ValueError(
+            f"Bad parameters in measure {text!r}: expected real numbers "
+            f"separated by commas, e.g. {family}.{','.join(map(str, default))}."
+        )
+    if len(default) > 1 and len(values) != len(default):
+        raise ValueError(
+            f"Measure {text!r}: {family} takes {len(default)} coefficients "
+            f"(relevant retrieved, non-relevant retrieved, relevant not "
+            f"retrieved, non-relevant not retrieved), e.g. "
+            f"{family}.{','.join(f'{x:g}' for x in default)}."
+        )
+    return _Column(f"{family}_{params}", "from_counts", coefficients=values)
+
+
+def _pairs(text, family, params):
+    """trec_eval's ``name=value`` parameters, checked."""
+    pairs = []
+    for item in params.split(","):
+        name, eq, value = item.partition("=")
+        try:
+            number = float(value) if eq and name else None
+        except ValueError:
+            number = None
+        if number is None or not np.isfinite(number):
+            raise ValueError(
+                f"Bad parameters in measure {text!r}: expected name=value pairs "
+                f"separated by commas, e.g. "
+                f"{family}.{'p=0.95' if family in _PERSISTENCE else '1=1,2=3.5'}."
+            )
+        pairs.append((name, number))
+    return pairs
+
+
+def _with_pairs(text, family, params):
+    """A gain measure with a gain map (``ndcg.1=3,2=9``: grade 1 has gain
+    3, grade 2 gain 9, other grades their own value), or rbp / rbp_resid
+    with a persistence (``rbp.p=0.95``); printed as trec_eval prints them
+    (``ndcg_1=3,2=9``)."""
+    label = f"{family}_{params}"
+    pairs = _pairs(text, family, params)
+    if family in _PERSISTENCE:
+        metric = _PERSISTENCE[family]
+        names = {name for name, _ in pairs}
+        if names != {"p"}:
+            raise ValueError(
+                f"Measure {text!r}: only the persistence p is supported here "
+                f"(e.g. {family}.p=0.95), not a gain map of {family}."
+            )
+        p = [value for name, value in pairs if name == "p"][0]
+        try:
+            request = engine.make_request(metric, None, {"p": p})
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"Measure {text!r}: {exc}") from None
+        return _Column(label, "metric", request)
+    gains = {}
+    for name, value in pairs:
+        if not re.fullmatch(r"\+?[0-9]+", name):
+            continue  # as trec_eval, which skips names that are not grades
+        if value < 0:
+            raise ValueError(
+                f"Measure {text!r}: gain {value:g} of grade {name} is negative; "
+                f"gains here are at least 0 (a negative grade means unjudged)."
+            )
+        gains.setdefault(int(name), value)
+    return _Column(
+        label,
+        "metric",
+        engine.make_request(_GAIN_MAP[family], None),
+        gains=tuple(sorted(gains.items())),
+    )
 
 
 def _reals(text, params):
@@ -209,8 +340,12 @@ def _parse_metric(text):
         if family not in _CUTOFF:
             raise ValueError(
                 f"Unknown measure {text!r}: only trec_eval's cut-off measures "
-                f"({', '.join(_CUTOFF)}), {', '.join(_FAMILY)} and "
-                f"{', '.join(_WHOLE_PARAM) or 'no other'} take parameters here."
+                f"({', '.join(_CUTOFF)}), {', '.join(_FAMILY)}, "
+                f"{', '.join(_WHOLE_PARAM)} (real numbers), "
+                f"{', '.join(_FROM_COUNTS)} (coefficients), "
+                f"{', '.join(_GAIN_MAP)} (a gain map, e.g. ndcg.1=3,2=9), "
+                f"{', '.join(_PERSISTENCE)} (p=<persistence>) and "
+                f"{TREC_EVAL_RELSTRING} take parameters here."
             )
         metric = _CUTOFF[family]
         cutoffs = params.split(",") if dot else metric.trec_eval_cutoffs
@@ -230,9 +365,46 @@ def _parse_metric(text):
         return [(text, metric_for_alias(match[1]), int(match[2]))]
     try:
         metric, k = parse_scorer_name(text)
-    except ValueError as exc:
-        raise ValueError(f"{exc} trec_eval's names work too: {TREC_FORMS}.") from None
+    except ValueError:
+        raise ValueError(_unknown_measure(text)) from None
     return [(text, metric, k)]
+
+
+# trec_eval 10.0's measures (its measures.c) that are not computed here.
+_TREC_EVAL_ELSEWHERE = (
+    "ideal_dcg", "yaap", "ndcg_p", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg",
+    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+    "prefs_avgjg_imp", "all_prefs", "prefs", "qrels_jg", "set",
+)  # fmt: skip
+
+
+def _unknown_measure(text):
+    """One line naming the fix for a measure not known here."""
+    if text.partition(".")[0] in _TREC_EVAL_ELSEWHERE:
+        return (
+            f"Measure {text!r} is trec_eval's but is not computed here; "
+            f"'sklearn-rankk --help' lists the measures that are."
+        )
+    known = [
+        *(f.replace("<k>", "10") for f in scorer_name_forms()),
+        *TREC_EVAL_NAMES,
+        *(f"{name}_10" for name in _CUTOFF),
+        *TREC_EVAL_NICKNAMES,
+        *TREC_EVAL_COUNTS,
+        *TREC_EVAL_SUMMARY,
+        *TREC_EVAL_GEOMETRIC,
+        TREC_EVAL_RELSTRING,
+    ]
+    close = difflib.get_close_matches(text, known, n=1, cutoff=0.6)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return (
+        f"Unknown measure {text!r}.{hint} 'sklearn-rankk --help' lists the "
+        f"measures (trec_eval's names and the package's, e.g. ndcg_cut.10 or "
+        f"ndcg@10)."
+    )
 
 
 def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False):
@@ -260,8 +432,10 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
     -------
     qids : list of str
     values : dict of str -> ndarray of shape (n_queries,)
-        Keyed by output label, in order, for the measures with per-query
-        values (not ``runid``, ``num_q``, ``gm_map``, ``gm_bpref``); integer
+        Keyed by output label (of two columns with one label, such as
+        ``iprec_at_recall.0.149,0.151``, the last), in order, for the
+        measures with per-query values (not ``runid``, ``num_q``,
+        ``gm_map``, ``gm_bpref``); integer
         counts for ``num_ret`` and the like, strings for ``relstring``.
         Queries with no relevant document score 0, as in trec_eval (utility
         has its own value there).
@@ -270,59 +444,126 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         qrels, run, measures, level=level, ties=ties, complete=complete
     )
     return qids, {
-        c.label: values[c.label] for c in columns if c.kind not in ("gm", "summary")
+        c.label: v
+        for c, v in zip(columns, values, strict=True)
+        if c.kind not in ("gm", "summary")
     }
 
 
-def _evaluate(qrels, run, measures, *, level, ties, complete):
-    """(columns, qids, per-query values by label, the rows)."""
+def _evaluate(
+    qrels,
+    run,
+    measures,
+    *,
+    level,
+    ties,
+    complete,
+    max_retrieved=None,
+    judged_only=False,
+    n_docs=0,
+):
+    """(columns, qids, per-query values of each column, the rows)."""
     check_option(ties, "ties", ("trec_eval", "average"))
     columns = _columns(measures)
     # trec_eval's view of the judgments: unjudged documents marked, every
     # judged document of a query present (bpref, infAP, unj, the counts).
-    rows = trec_rows(qrels, run, complete=complete, mark_unjudged=True)
+    rows = trec_rows(
+        qrels,
+        run,
+        complete=complete,
+        mark_unjudged=True,
+        max_retrieved=max_retrieved,
+        judged_only=judged_only,
+    )
     ignore_ties = ties == "trec_eval"
-    wanted = {c.request: None for c in columns if c.request is not None}
     found = {}
     # Binary measures count grades >= level; graded ones take every positive
-    # grade as gain (negative grades have none), whatever the level.
-    for graded, threshold in ((False, level - 1), (True, 0)):
-        requests = [r for r in wanted if r.metric.graded == graded]
-        if requests:
-            per_row = engine.row_values(
-                requests,
-                rows.y_true,
-                rows.y_score,
-                offsets=rows.offsets,
-                ignore_ties=ignore_ties,
-                relevance_threshold=threshold,
-            )
-            # Keyed by position: requests of one metric with different own
-            # parameters (Rprec_mult_0.20, ...) share a scorer name.
-            filled = engine.with_undefined(
-                per_row, requests, 0.0, keys=list(range(len(requests)))
-            )
-            found.update(zip(requests, filled.values()))
+    # grade as gain (negative grades have none), whatever the level. One
+    # engine call per gain map: a gain map is the grades mapped to gains.
+    passes = {(False, ()): [], (True, ()): []}
+    for c in columns:
+        if c.request is not None:
+            key = (c.request.metric.graded, c.gains)
+            if c.request not in passes.setdefault(key, []):
+                passes[key].append(c.request)
+    for (graded, gains), requests in passes.items():
+        if not requests:
+            continue
+        per_row = engine.row_values(
+            requests,
+            _with_gains(rows.y_true, gains),
+            rows.y_score,
+            offsets=rows.offsets,
+            ignore_ties=ignore_ties,
+            relevance_threshold=0 if graded else level - 1,
+        )
+        # Keyed by position: requests of one metric with different own
+        # parameters (Rprec_mult_0.20, ...) share a scorer name.
+        filled = engine.with_undefined(
+            per_row, requests, 0.0, keys=list(range(len(requests)))
+        )
+        found.update(
+            ((r, gains), v) for r, v in zip(requests, filled.values(), strict=True)
+        )
     # Measures that trec_eval sets to 0 on queries without a document at the
     # level, though they read every positive grade (Rndcg).
-    gated = [r for r in found if r.metric.trec_eval_level_gate]
+    gated = [key for key in found if key[0].metric.trec_eval_level_gate]
     if gated:
         at_level = np.concatenate([[0], np.cumsum(rows.y_true >= level)])
         none_at_level = np.diff(at_level[rows.offsets]) == 0
-        for r in gated:
-            found[r] = np.where(none_at_level, 0.0, found[r])
-    values = {}
+        for key in gated:
+            found[key] = np.where(none_at_level, 0.0, found[key])
+    values = []
     counts = None
     for c in columns:
+        if c.kind in ("count", "from_counts") and counts is None:
+            counts = _counts(rows, level)  # all four, once
         if c.request is not None:
-            values[c.label] = found[c.request]
+            values.append(found[c.request, c.gains])
         elif c.kind == "count":
-            if counts is None:  # all four, once
-                counts = _counts(rows, level)
-            values[c.label] = counts[c.label]
+            values.append(counts[c.label])
+        elif c.kind == "from_counts":
+            values.append(_from_count_values(c, counts, n_docs))
         elif c.kind == "relstring":
-            values[c.label] = _relstrings(rows, c.length)
+            values.append(_relstrings(rows, c.length))
+        else:
+            values.append(None)
     return columns, rows.qids, values, rows
+
+
+def _with_gains(y_true, gains):
+    """Grades with trec_eval's gain map applied (negative grades kept)."""
+    if not gains:
+        return y_true
+    out = y_true.astype(np.float64)
+    for grade, gain in gains:
+        out[y_true == grade] = gain
+    return out
+
+
+def _from_count_values(column, counts, n_docs):
+    """set_F and utility per query, with trec_eval's arithmetic: set_F is
+    ``(x + 1) P R / (x P + R)`` from P and R in double precision (0 with
+    nothing relevant retrieved), utility the four coefficients times
+    relevant retrieved, non-relevant retrieved, relevant not retrieved and
+    ``N + relevant retrieved - retrieved - relevant`` (``-N``)."""
+    ret = counts["num_ret"].astype(np.float64)
+    rel = counts["num_rel"].astype(np.float64)
+    rel_ret = counts["num_rel_ret"].astype(np.float64)
+    if len(column.coefficients) == 4:
+        a, b, c, d = column.coefficients
+        return (
+            a * rel_ret
+            + b * (ret - rel_ret)
+            + c * (rel - rel_ret)
+            + d * (n_docs + rel_ret - ret - rel)
+        )
+    x = column.coefficients[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = rel_ret / ret
+        recall = rel_ret / rel
+        f = (x + 1.0) * precision * recall / (x * precision + recall)
+    return np.where(rel_ret > 0, f, 0.0)
 
 
 def _counts(rows, level):
@@ -403,8 +644,14 @@ _EPILOG = _paragraphs(
     "the document names. '--ties average' gives the expected value over all "
     "orderings of the tied documents (the package's default), which does "
     "not. Both agree on runs without tied scores.",
-    "queries: those of the run that have judgments, as trec_eval; with -c, "
-    "every query of the qrels, a query missing from the run scoring 0.",
+    "queries: those of the run that have judgments; with -c, every query of "
+    "the qrels, a query missing from the run scoring 0. Without -c, a query "
+    "of the qrels missing from the run is left out with a warning on stderr "
+    "(trec_eval 10.0 stops with an error there).",
+    "files: text, or gzip-compressed (found by their first bytes, whatever "
+    "their name). The digits are trec_eval's: the 'all' line adds the "
+    "per-query values in query order and divides, set_F and utility are "
+    "computed from the counts as trec_eval computes them.",
     "exit status: 0 on success, 1 on an unreadable or malformed file (the "
     "message names the file and line), 2 on a usage error, 141 (quietly) "
     "when the reader of the output closes it early, as '| head' does.",
@@ -458,6 +705,39 @@ def _parser():
         help="minimum grade of a relevant document (default 1)",
     )
     parser.add_argument(
+        "-M",
+        "--Max_retrieved_per_topic",
+        type=_non_negative_int,
+        default=None,
+        metavar="N",
+        help="evaluate only the first N documents of each query's ranking "
+        "(trec_eval's order)",
+    )
+    parser.add_argument(
+        "-J",
+        "--Judged_docs_only",
+        action="store_true",
+        help="drop the documents without a judgment from the run before "
+        "evaluating (the ranks close up)",
+    )
+    parser.add_argument(
+        "-N",
+        "--Number_docs_in_coll",
+        type=_non_negative_int,
+        default=0,
+        metavar="N",
+        help="number of documents in the collection (utility's fourth "
+        "coefficient counts N + relevant retrieved - retrieved - relevant)",
+    )
+    parser.add_argument(
+        "-Z",
+        "--Zscore",
+        metavar="FILE",
+        help="print z-scores: each per-query value v becomes (v - mean) / "
+        "stddev from FILE's lines 'qid measure mean stddev' (trec_eval's "
+        "format; -1000000 where FILE has no line for it)",
+    )
+    parser.add_argument(
         "--ties",
         choices=["trec_eval", "average"],
         default="trec_eval",
@@ -467,8 +747,92 @@ def _parser():
     return parser
 
 
+#: trec_eval's value of a z-score it cannot compute (MISSING_ZSCORE_VALUE).
+MISSING_ZSCORE = -1000000.0
+
+
+def _read_zscores(path):
+    """trec_eval's z-score file: ``qid measure mean stddev`` per line."""
+    data, name = read_bytes(path)
+    table = {}
+    for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 4:
+                raise ValueError
+            mean, stddev = float(fields[2]), float(fields[3])
+        except ValueError:
+            raise ValueError(
+                f"{name}:{lineno}: expected 4 fields 'qid measure mean stddev' "
+                f"(mean and stddev numbers); got {line.strip()!r}."
+            ) from None
+        table.setdefault(fields[0], {})[fields[1]] = (mean, stddev)
+    return table
+
+
+def _to_zscores(path, columns, qids, values):
+    """-Z: every per-query value v of a measure as trec_eval converts it,
+    ``(v - mean) / stddev`` with the file's mean and stddev for the query and
+    measure; 0 where stddev is 0 and v the mean; -1000000 where the file
+    has no line for them (or stddev is 0 and v is not the mean). gm_map and
+    gm_bpref convert the logarithms they average."""
+    table = _read_zscores(path)
+    new_columns, new_values = [], []
+    for c, v in zip(columns, values, strict=True):
+        if c.kind not in ("metric", "from_counts", "count", "gm"):
+            if c.label == "num_q":  # printed as trec_eval prints it then
+                c = dataclasses.replace(c, z=True)
+            new_columns.append(c)
+            new_values.append(v)
+            continue
+        v = np.asarray(v, dtype=np.float64)
+        if c.kind == "gm":
+            v = np.log(np.maximum(v, engine.MIN_GEO_MEAN))
+        z = np.empty_like(v)
+        for i, qid in enumerate(qids):
+            found = table.get(qid, {}).get(c.label)
+            if found is None:
+                z[i] = MISSING_ZSCORE
+            elif found[1]:
+                z[i] = (v[i] - found[0]) / found[1]
+            else:
+                z[i] = 0.0 if v[i] == found[0] else MISSING_ZSCORE
+        new_columns.append(dataclasses.replace(c, z=True))
+        new_values.append(z)
+    return new_columns, new_values
+
+
+def _left_out(qids):
+    """The one-line warning for queries of the qrels missing from the run."""
+    n = len(qids)
+    shown = ", ".join(repr(q) for q in qids[:3]) + (", ..." if n > 3 else "")
+    return (
+        f"{n} {'query' if n == 1 else 'queries'} of the qrels ({shown}) "
+        f"{'has' if n == 1 else 'have'} no results in the run and "
+        f"{'is' if n == 1 else 'are'} left out of the mean (trec_eval 10.0 "
+        f"stops with an error); use -c to count {'it' if n == 1 else 'them'} "
+        f"as 0."
+    )
+
+
+def _non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number at least 0, got {text!r}"
+        )
+    return value
+
+
 def _line(column, qid, value):
     """One line in trec_eval's layout (``meas_print_single.c``)."""
+    if column.z:
+        return f"Z{column.label:<22}\t{qid}\t{value:6.4f}\n"
     if column.kind == "relstring":
         text = f"'{value}'"
     elif column.kind == "count" or column.label == "num_q":
@@ -480,20 +844,58 @@ def _line(column, qid, value):
     return f"{column.label:<22}\t{qid}\t{text}\n"
 
 
-def _summary(column, values, rows, args):
-    """The "all" value of a column, as trec_eval accumulates it."""
+def _texts(column, values):
+    """A column's per-query values as trec_eval prints them."""
+    if column.kind == "relstring":
+        return [f"'{v}'" for v in values.tolist()]
+    if column.kind == "count" and not column.z:
+        return [str(int(v)) for v in values.tolist()]
+    return ["%6.4f" % v for v in values.tolist()]  # noqa: UP031 (C's printf)
+
+
+def _per_query_lines(columns, qids, values):
+    """The per-query lines, query by query, in one string."""
+    printed = [
+        (c, v)
+        for c, v in zip(columns, values, strict=True)
+        if c.kind not in ("gm", "summary")
+    ]
+    heads = [f"{'Z' if c.z else ''}{c.label:<22}\t" for c, _ in printed]
+    texts = [_texts(c, v) for c, v in printed]
+    return "".join(
+        f"{head}{qid}\t{text[i]}\n"
+        for i, qid in enumerate(qids)
+        for head, text in zip(heads, texts)
+    )
+
+
+def _summary(column, v, rows, args):
+    """The "all" value of a column, as trec_eval accumulates it: the
+    per-query values added in query order, then divided by the number of
+    queries (the geometric means: their logarithms, floored at 1e-5)."""
     if column.label == "runid":
         return rows.runid
+    n = len(rows.qids)
     if column.label == "num_q":
-        return len(rows.qids)
-    v = values[column.label]
+        return n
+    if column.kind == "count" and column.z:
+        return _sum_in_order(v)
+    if column.kind == "gm" and column.z:  # z-scores of the logarithms
+        return math.exp(_sum_in_order(v) / n)
     if column.kind == "count":
         if column.label == "num_rel" and args.complete_rel_info_wanted:
             return int(np.count_nonzero(rows.y_true > 0))  # trec_eval's -c quirk
         return int(v.sum())
     if column.kind == "gm":
-        return engine.geometric_mean_of_rows(v, None)
-    return engine.mean_of_rows(v, None)
+        logs = np.array([math.log(max(x, engine.MIN_GEO_MEAN)) for x in v.tolist()])
+        return math.exp(_sum_in_order(logs) / n)
+    return _sum_in_order(v) / n
+
+
+def _sum_in_order(values):
+    """The sum of float64 values added one after the other, as a C loop adds
+    them (not numpy's pairwise sum, which can differ in the last bits)."""
+    return float(np.cumsum(values, dtype=np.float64)[-1]) if len(values) else 0.0
 
 
 def main(argv=None):
@@ -540,13 +942,14 @@ def main(argv=None):
                 f"documents have grade 0 here."
             )
         measures = args.measure or ["official"]
-        for text in measures:
-            try:
-                _parse(text)
-            except ValueError as exc:
-                parser.error(str(exc))
     except SystemExit as exc:  # argparse's exit: usage error (2) or --help (0)
         return exc.code if isinstance(exc.code, int) else 2
+    for text in measures:
+        try:
+            _parse(text)
+        except ValueError as exc:  # one line, without the usage
+            print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
+            return 2
     try:
         run = getattr(sys.stdin, "buffer", sys.stdin) if args.run == "-" else args.run
         columns, qids, values, rows = _evaluate(
@@ -556,23 +959,33 @@ def main(argv=None):
             level=args.level_for_rel,
             ties=args.ties,
             complete=args.complete_rel_info_wanted,
+            max_retrieved=args.Max_retrieved_per_topic,
+            judged_only=args.Judged_docs_only,
+            n_docs=args.Number_docs_in_coll,
         )
     except (OSError, ValueError) as exc:
         print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
         return 1
+    if args.Zscore is not None:
+        try:
+            columns, values = _to_zscores(args.Zscore, columns, qids, values)
+        except (OSError, ValueError) as exc:
+            print(f"sklearn-rankk: error: {exc}", file=sys.stderr)
+            return 1
+    if rows.unretrieved:
+        print(f"sklearn-rankk: warning: {_left_out(rows.unretrieved)}", file=sys.stderr)
     out = sys.stdout
     try:
         if args.query_eval_wanted:
-            for i, qid in enumerate(qids):
-                for c in columns:
-                    if c.kind in ("gm", "summary"):
-                        continue
-                    out.write(_line(c, qid, values[c.label][i]))
+            out.write(_per_query_lines(columns, qids, values))
         if not args.nosummary:
-            for c in columns:
-                if c.kind == "relstring":
-                    continue
-                out.write(_line(c, "all", _summary(c, values, rows, args)))
+            out.write(
+                "".join(
+                    _line(c, "all", _summary(c, v, rows, args))
+                    for c, v in zip(columns, values, strict=True)
+                    if c.kind != "relstring"
+                )
+            )
         out.flush()
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as Unix tools do,
