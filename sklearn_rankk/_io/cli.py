@@ -32,6 +32,8 @@ from .._core.registry import (
     scorer_name_forms,
 )
 from .._core.validation import check_option
+from .evaluate import query_values, trec_counts
+from .names import parse_ir_measure
 from .trec import trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
@@ -89,6 +91,8 @@ class _Column:
     kind: str
     request: object = None
     length: int = 0
+    count: str = ""  # an ir_measures count (NumRet): trec_eval's name
+    level: int | None = None  # and its relevance level (rel=)
 
 
 def parse_measure(text):
@@ -155,9 +159,20 @@ def _parse(text, explicit=None):
     real = _parse_real_params(text)
     if real is not None:
         return real
+    try:
+        parsed = _parse_metric(text)
+    except ValueError:
+        measure = parse_ir_measure(text)  # ir_measures' names: nDCG@10, ...
+        if measure is None:
+            raise
+        if measure.count == "num_q":
+            return [_Column(text, "summary", count="num_q")]
+        if measure.count:
+            return [_Column(text, "count", count=measure.count, level=measure.level)]
+        return [_Column(text, "metric", measure.request)]
     return [
         _Column(label, "metric", engine.make_request(metric, k))
-        for label, metric, k in _parse_metric(text)
+        for label, metric, k in parsed
     ]
 
 
@@ -281,74 +296,36 @@ def _evaluate(qrels, run, measures, *, level, ties, complete):
     # trec_eval's view of the judgments: unjudged documents marked, every
     # judged document of a query present (bpref, infAP, unj, the counts).
     rows = trec_rows(qrels, run, complete=complete, mark_unjudged=True)
-    ignore_ties = ties == "trec_eval"
-    wanted = {c.request: None for c in columns if c.request is not None}
-    found = {}
+    wanted = list(dict.fromkeys(c.request for c in columns if c.request is not None))
     # Binary measures count grades >= level; graded ones take every positive
     # grade as gain (negative grades have none), whatever the level.
-    for graded, threshold in ((False, level - 1), (True, 0)):
-        requests = [r for r in wanted if r.metric.graded == graded]
-        if requests:
-            per_row = engine.row_values(
-                requests,
+    found = dict(
+        zip(
+            wanted,
+            query_values(
+                wanted,
                 rows.y_true,
                 rows.y_score,
                 offsets=rows.offsets,
-                ignore_ties=ignore_ties,
-                relevance_threshold=threshold,
-            )
-            # Keyed by position: requests of one metric with different own
-            # parameters (Rprec_mult_0.20, ...) share a scorer name.
-            filled = engine.with_undefined(
-                per_row, requests, 0.0, keys=list(range(len(requests)))
-            )
-            found.update(zip(requests, filled.values()))
-    # Measures that trec_eval sets to 0 on queries without a document at the
-    # level, though they read every positive grade (Rndcg).
-    gated = [r for r in found if r.metric.trec_eval_level_gate]
-    if gated:
-        at_level = np.concatenate([[0], np.cumsum(rows.y_true >= level)])
-        none_at_level = np.diff(at_level[rows.offsets]) == 0
-        for r in gated:
-            found[r] = np.where(none_at_level, 0.0, found[r])
+                level=level,
+                ignore_ties=ties == "trec_eval",
+                level_gate=True,
+            ),
+        )
+    )
     values = {}
-    counts = None
+    counts = {}
     for c in columns:
         if c.request is not None:
             values[c.label] = found[c.request]
         elif c.kind == "count":
-            if counts is None:  # all four, once
-                counts = _counts(rows, level)
-            values[c.label] = counts[c.label]
+            at = level if c.level is None else c.level
+            if at not in counts:  # all four, once per level
+                counts[at] = trec_counts(rows.y_true, rows.y_score, rows.offsets, at)
+            values[c.label] = counts[at][c.count or c.label]
         elif c.kind == "relstring":
             values[c.label] = _relstrings(rows, c.length)
     return columns, rows.qids, values, rows
-
-
-def _counts(rows, level):
-    """trec_eval's per-query counts (num_ret, num_rel, num_rel_ret,
-    num_nonrel_judged_ret) of rows with marked judgments."""
-    lengths = np.diff(rows.offsets)
-    row = np.repeat(np.arange(lengths.shape[0]), lengths)
-    y, retrieved = rows.y_true, rows.y_score > -np.inf
-    relevant = y > level - 1
-
-    def count(mask):
-        return np.bincount(row, weights=mask, minlength=lengths.shape[0]).astype(
-            np.int64
-        )
-
-    return dict(
-        zip(
-            TREC_EVAL_COUNTS,
-            (
-                count(retrieved),
-                count(relevant),
-                count(relevant & retrieved),
-                count(~relevant & (y >= 0) & retrieved),
-            ),
-        )
-    )
 
 
 def _relstrings(rows, length):
@@ -471,7 +448,7 @@ def _line(column, qid, value):
     """One line in trec_eval's layout (``meas_print_single.c``)."""
     if column.kind == "relstring":
         text = f"'{value}'"
-    elif column.kind == "count" or column.label == "num_q":
+    elif column.kind == "count" or "num_q" in (column.label, column.count):
         text = f"{int(value)}"
     elif column.label == "runid":
         text = value
@@ -484,7 +461,7 @@ def _summary(column, values, rows, args):
     """The "all" value of a column, as trec_eval accumulates it."""
     if column.label == "runid":
         return rows.runid
-    if column.label == "num_q":
+    if "num_q" in (column.label, column.count):
         return len(rows.qids)
     v = values[column.label]
     if column.kind == "count":

@@ -31,20 +31,33 @@ import numpy as np
 
 from .._core import _kernel
 from .._core.validation import check_bool
+from .frames import is_table, long_columns
 from .lists import check_finite, to_matrices
 
 
 def _read_bytes(source):
-    """(bytes, name) of a path or an open file (text or binary)."""
+    """(bytes, name) of a path or an open file (text or binary), gunzipped
+    when gzip-compressed."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
-            return f.read(), os.fspath(source)
-    if hasattr(source, "read"):
+            data, name = f.read(), os.fspath(source)
+    elif hasattr(source, "read"):
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-        return bytes(data), str(getattr(source, "name", "<file>"))
-    raise TypeError(f"Expected a path or an open file; got {type(source).__name__}.")
+        data, name = bytes(data), str(getattr(source, "name", "<file>"))
+    else:
+        raise TypeError(
+            f"Expected a path or an open file; got {type(source).__name__}."
+        )
+    if data[:2] == b"\x1f\x8b":  # gzip's magic number
+        import gzip
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise ValueError(f"{name}: not a valid gzip file ({exc}).") from None
+    return data, name
 
 
 class _Strings:
@@ -281,8 +294,10 @@ class _Intern:
         return rank
 
 
-def _entries(qrels, run):
+def _entries(qrels, run, columns=None):
     """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
+    if is_table(qrels) or is_table(run):
+        return _table_entries(qrels, run, columns)
     files = {
         name: src for name, src in (("qrels", qrels), ("run", run)) if _is_file(src)
     }
@@ -308,6 +323,59 @@ def _entries(qrels, run):
     qids, docs = list(intern.qids), list(intern.docs)
     runid = r_entries.get("tag", "")
     return q_entries, r_entries, qids, intern.ranks(qids), intern.ranks(docs), runid
+
+
+def _string_entries(source, kind, columns):
+    """``(query ids, doc ids, values, runid)`` of any source, ids as strings."""
+    value = "grade" if kind == "qrels" else "score"
+    if _is_file(source):
+        parsed = _parse(**{kind: source})
+        entries = getattr(parsed, kind)
+        qids = np.asarray(parsed.qids.all(), dtype=str)
+        docs = np.asarray(parsed.docs.all(), dtype=str)
+        runid = entries.get("tag", "") if kind == "run" else ""
+        return qids[entries["qid"]], docs[entries["doc"]], entries[value], runid
+    if not is_table(source):
+        what = "relevance grade" if kind == "qrels" else "score"
+        _check_mapping(source, kind, what)
+        entries = _Intern().entries(source, value)
+        qids = np.asarray(list(source), dtype=str)
+        docs = np.asarray([d for items in source.values() for d in items], dtype=str)
+        return qids[entries["qid"]], docs, entries[value], ""
+    return (*long_columns(source, kind, columns), "")
+
+
+def _table_entries(qrels, run, columns):
+    """:func:`_entries` where a source is a table or an iterable of rows: ids
+    interned with one sort of each side's strings."""
+    jq, jd, jg, _ = _string_entries(qrels, "qrels", columns)
+    rq, rd, rs, runid = _string_entries(run, "run", columns)
+    qids, q_ids = np.unique(np.concatenate([jq, rq]), return_inverse=True)
+    docs, d_ids = np.unique(np.concatenate([jd, rd]), return_inverse=True)
+    n = jq.shape[0]
+    q_ids, d_ids = q_ids.astype(np.int64), d_ids.astype(np.int64)
+    q_entries = {"qid": q_ids[:n], "doc": d_ids[:n], "grade": jg}
+    r_entries = {"qid": q_ids[n:], "doc": d_ids[n:], "score": rs}
+    for kind, entries in (("qrels", q_entries), ("run", r_entries)):
+        key = entries["qid"] * max(docs.shape[0], 1) + entries["doc"]
+        order = np.argsort(key, kind="stable")
+        repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
+        if repeat.shape[0]:
+            i = order[repeat[0] + 1]
+            what = "judged" if kind == "qrels" else "listed"
+            raise ValueError(
+                f"{kind}: document {docs[entries['doc'][i]]!r} is {what} twice for "
+                f"query {qids[entries['qid'][i]]!r} (row {i})."
+            )
+    ranks = np.arange(qids.shape[0], dtype=np.int64)  # np.unique sorts them
+    return (
+        q_entries,
+        r_entries,
+        qids.tolist(),
+        ranks,
+        np.arange(docs.shape[0], dtype=np.int64),
+        runid,
+    )
 
 
 @dataclass
@@ -343,14 +411,17 @@ class TrecRows:
 NOT_POOLED, POOLED_UNJUDGED = -1, -2
 
 
-def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
+def trec_rows(qrels, run, *, complete=False, mark_unjudged=True, columns=None):
     """Join a run with its judgments, one segment per query, never padded.
 
-    Parameters are those of :func:`from_trec`; returns :class:`TrecRows`.
+    Parameters are those of :func:`from_trec` (``columns``: of
+    :func:`~sklearn_rankk.from_qrels_and_run`); returns :class:`TrecRows`.
     """
     complete = check_bool(complete, "complete")
     mark_unjudged = check_bool(mark_unjudged, "mark_unjudged")
-    q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
+    q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(
+        qrels, run, columns
+    )
     jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
     rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
     n_qids = len(qids)
@@ -411,7 +482,7 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=False):
     return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
 
 
-def from_trec(qrels, run, *, complete=False, mark_unjudged=False):
+def from_trec(qrels, run, *, complete=False, mark_unjudged=True):
     """Score matrices from TREC relevance judgments and a run.
 
     Parameters
