@@ -36,13 +36,18 @@ _ROLES = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc
 _ITERATORS = {"qrels": "qrels_iter", "run": "scoreddocs_iter"}
 
 
-def is_table(source):
+def is_table(source, columns=None):
     """Whether ``source`` is a table or an iterable of rows (not a path, an
-    open file, or a dict of dicts)."""
+    open file, or a dict of dicts); a dict is a table of columns when it
+    names one of the columns (``columns`` or the default names)."""
     if isinstance(source, (str, bytes)) or hasattr(source, "read"):
         return False
     if isinstance(source, Mapping):
-        return not all(isinstance(v, Mapping) for v in source.values())
+        names = {n for names in DEFAULT_COLUMNS.values() for n in names}
+        names |= set((columns or {}).values())
+        return any(k in names for k in source) and not any(
+            isinstance(v, Mapping) for v in source.values()
+        )
     return (
         _named_columns(source) is not None
         or hasattr(source, "__arrow_c_stream__")

@@ -34,7 +34,6 @@ from .._core.registry import (
 _IR_NAME = re.compile(
     r"(?P<name>[^\W\d]\w*)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^@]*))?", re.S
 )
-_AT_BAD_K = re.compile(r"(?P<name>[A-Za-z_0-9]+)@(?P<k>[+-]?[0-9]+)")
 _ALIAS_AT_K = re.compile(r"(?P<alias>[A-Za-z_]+)@(?P<k>[1-9][0-9]*)")
 
 
@@ -237,15 +236,24 @@ def parse_name(name, *, signed=False):
     measure = parse_ir_measure(name)
     if measure is not None:
         return measure
-    match = _AT_BAD_K.fullmatch(name)
-    base = match["name"] if match else None
-    if base is not None and (
-        base in METRICS or base.removeprefix("neg_") in METRICS
-    ):
+    base, at, cutoff = name.partition("@")
+    plain = base.removeprefix("neg_")
+    if at and plain in METRICS:
+        metric = METRICS[plain]
+        spelled = (metric.scorer_prefix if signed else "") + plain
+        if base != plain and metric.greater_is_better:
+            raise ValueError(
+                f"Unknown scorer name {name!r}: {plain} is higher-is-better, its "
+                f"scorer has no neg_ prefix: '{plain}@{cutoff}'."
+            )
+        if not metric.needs_k:
+            raise ValueError(
+                f"Scorer name {name!r}: {plain} takes no cut-off; use {spelled!r}."
+            )
         raise ValueError(
-            f"Scorer name {name!r}: k must be an integer >= 1; got {match['k']}."
+            f"Scorer name {name!r}: k must be an integer >= 1; got {cutoff!r}."
         )
-    raise unknown_name_error(name)
+    raise unknown_name_error(name, "scorer" if signed else "measure")
 
 
 def requests_for_names(names, metric_params, *, scorer=False):

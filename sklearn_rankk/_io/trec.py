@@ -296,7 +296,7 @@ class _Intern:
 
 def _entries(qrels, run, columns=None):
     """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
-    if is_table(qrels) or is_table(run):
+    if is_table(qrels, columns) or is_table(run, columns):
         return _table_entries(qrels, run, columns)
     files = {
         name: src for name, src in (("qrels", qrels), ("run", run)) if _is_file(src)
@@ -335,7 +335,7 @@ def _string_entries(source, kind, columns):
         docs = np.asarray(parsed.docs.all(), dtype=str)
         runid = entries.get("tag", "") if kind == "run" else ""
         return qids[entries["qid"]], docs[entries["doc"]], entries[value], runid
-    if not is_table(source):
+    if not is_table(source, columns):
         what = "relevance grade" if kind == "qrels" else "score"
         _check_mapping(source, kind, what)
         entries = _Intern().entries(source, value)
