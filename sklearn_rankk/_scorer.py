@@ -33,7 +33,6 @@ from ._core.registry import (
     PARAMS,
     scorer_names,
 )
-from ._io import names as measure_names
 from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -41,6 +40,7 @@ from ._core.validation import (
     check_real,
     check_zero_division,
 )
+from ._io import names as measure_names
 
 DEFAULT_RESPONSE_METHOD = ("decision_function", "predict_proba", "predict")
 _API_MODULE = "sklearn_rankk._api"

@@ -65,8 +65,10 @@ def _data(seed=0, n_queries=12, n_docs=40, ties=True):
         grades[0] = max(grades[0], 1)  # a relevant document in every query
         qrels[str(q)] = {docs[d]: int(g) for d, g in zip(judged, grades)}
         retrieved = rng.choice(n_docs, size=rng.integers(3, 30), replace=False)
-        scores = rng.integers(0, 8, size=retrieved.shape[0]) / 4 if ties else (
-            rng.permutation(retrieved.shape[0]) + 0.5
+        scores = (
+            rng.integers(0, 8, size=retrieved.shape[0]) / 4
+            if ties
+            else (rng.permutation(retrieved.shape[0]) + 0.5)
         )
         run[str(q)] = {docs[d]: float(s) for d, s in zip(retrieved, scores)}
     run[str(n_queries + 1)] = {docs[0]: 1.0}
@@ -111,7 +113,9 @@ def _frames(qrels, run):
 
 
 def _trec_text(qrels, run):
-    q = "".join(f"{qid} 0 {d} {g}\n" for qid, docs in qrels.items() for d, g in docs.items())
+    q = "".join(
+        f"{qid} 0 {d} {g}\n" for qid, docs in qrels.items() for d, g in docs.items()
+    )
     r = "".join(
         f"{qid} Q0 {d} {i + 1} {s} tag\n"
         for qid, docs in run.items()
@@ -233,7 +237,9 @@ def _forms(qrels, run):
         "namedtuples",
         [
             GenericQrel(q, d, g, "0")
-            for q, d, g in zip(q_cols["query_id"], q_cols["doc_id"], q_cols["relevance"])
+            for q, d, g in zip(
+                q_cols["query_id"], q_cols["doc_id"], q_cols["relevance"]
+            )
         ],
         iter(
             GenericScoredDoc(q, d, s)
@@ -293,7 +299,11 @@ def test_pandas_frames_with_integer_ids_and_other_column_names():
     pd = pytest.importorskip("pandas")
     qrels = pd.DataFrame({"user": [1, 1, 2], "item": [10, 11, 10], "rating": [1, 0, 1]})
     run = pd.DataFrame(
-        {"user": [1, 1, 2, 2], "item": [11, 10, 12, 10], "prediction": [0.9, 0.2, 0.5, 0.1]}
+        {
+            "user": [1, 1, 2, 2],
+            "item": [11, 10, 12, 10],
+            "prediction": [0.9, 0.2, 0.5, 0.1],
+        }
     )
     got = evaluate(qrels, run, ["P@1", "RR"])
     # By hand: user 1 ranks 11 (grade 0) then 10 (1); user 2 ranks 12
@@ -313,7 +323,9 @@ def test_ir_datasets_dataset_object():
         def qrels_iter(self):
             return (
                 GenericQrel(*row, "0")
-                for row in zip(q_cols["query_id"], q_cols["doc_id"], q_cols["relevance"])
+                for row in zip(
+                    q_cols["query_id"], q_cols["doc_id"], q_cols["relevance"]
+                )
             )
 
         def scoreddocs_iter(self):

@@ -383,7 +383,9 @@ def row_values(
         for j, (i, request, columns) in enumerate(
             zip(members, group, compiled.columns)
         ):
-            values_of[i] = values[:, columns] if request.curve else values[:, columns.start]
+            values_of[i] = (
+                values[:, columns] if request.curve else values[:, columns.start]
+            )
             empty_of[i] = empty[:, j].copy()
     for request, v in zip(requests, values_of):
         if not np.all(np.isfinite(v)):

@@ -1480,10 +1480,7 @@ _DIVERSITY = (
     "a diversity measure: it needs subtopic (intent) judgments, which this "
     "package does not read"
 )
-_CWL = (
-    "a C/W/L measure of cwl_eval, with its own user model; not implemented "
-    "here"
-)
+_CWL = "a C/W/L measure of cwl_eval, with its own user model; not implemented here"
 
 #: ir_measures' measures, by name, in the order of the docs' table.
 IR_MEASURES = {
@@ -1518,7 +1515,9 @@ IR_MEASURES = {
             "SetP",
             "set_precision",
             cutoff="none",
-            choices=(("relative", {False: None, True: ("metric", "set_relative_precision")}),),
+            choices=(
+                ("relative", {False: None, True: ("metric", "set_relative_precision")}),
+            ),
         ),
         _ir("SetRelP", "set_relative_precision", cutoff="none"),
         _ir("SetR", "set_recall", cutoff="none", only=()),
@@ -1567,7 +1566,9 @@ IR_MEASURES = {
             "Accuracy",
             unsupported="pairwise accuracy of the ranking; not implemented here",
         ),
-        _ir("Compat", unsupported="compatibility (Clarke et al.); not implemented here"),
+        _ir(
+            "Compat", unsupported="compatibility (Clarke et al.); not implemented here"
+        ),
         *(
             _ir(name, unsupported=_DIVERSITY)
             for name in (

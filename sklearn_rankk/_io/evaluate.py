@@ -16,8 +16,8 @@ import numpy as np
 from .._core import engine
 from .._core.registry import TREC_EVAL_COUNTS
 from .._core.validation import check_bool, check_option
-from .names import parse_name
 from .lists import to_matrices
+from .names import parse_name
 from .trec import NOT_POOLED, trec_rows
 
 #: ``evaluate``'s counts that are not per-query counts of trec_eval.
@@ -150,8 +150,8 @@ def evaluate(
         ``"map"``, see :func:`get_scorer_names`) and ir_measures' names
         with their parameters (``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``,
         ``"RR"``, ``"Bpref"``, ``"SetF(beta=0.5)"``, ``"IPrec@0.5"``,
-        ``"RBP(p=0.8)"``, ``"NumRet"``; the user guide's table lists them
-        all), mixed freely.
+        ``"NumRet"``; the user guide's table lists them all), mixed
+        freely.
     per_query : bool, default=False
         Also return each query's values.
     ties : {"trec_eval", "average"}, default=None
@@ -193,16 +193,20 @@ def evaluate(
     documents the run lacks count in |R|, and a query without a relevant
     document scores 0. An ir_measures name means what ir_measures computes:
     ``P(rel=2)@5`` counts grades of 2 or more, ``ERR@20`` takes grades on a
-    0-4 scale, ``RBP`` has ``p=0.8``, ``SetF(beta=0.5)`` is trec_eval's
-    ``set_F.0.5``.
+    0-4 scale, ``SetF(beta=0.5)`` is trec_eval's ``set_F.0.5``.
 
     Examples
     --------
     >>> from sklearn_rankk import evaluate
     >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1}}
     >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d5": 0.5}, "q2": {"d4": 0.3, "d6": 0.7}}
-    >>> evaluate(qrels, run, ["P@2", "P(rel=2)@2", "AP", "nDCG@10", "Bpref", "NumRet"])
-    {'P@2': 0.5, 'P(rel=2)@2': 0.25, 'AP': 0.5, 'nDCG@10': 0.7034..., 'Bpref': 0.5, 'NumRet': 5}
+    >>> scores = evaluate(qrels, run, ["P@2", "P(rel=2)@2", "AP", "Bpref", "NumRet"])
+    >>> scores
+    {'P@2': 0.5, 'P(rel=2)@2': 0.25, 'AP': 0.5, 'Bpref': 0.75, 'NumRet': 5}
+    >>> round(evaluate(qrels, run, "nDCG@10")["nDCG@10"], 6)
+    0.695559
+
+    ir_measures' ``calc_aggregate`` gives the same numbers on these dicts.
 
     Data frames work too, with per-query values:
 
@@ -281,9 +285,7 @@ def evaluate(
     return scores, _frame(table, qids)
 
 
-def from_qrels_and_run(
-    qrels, run, *, columns=None, complete=False, mark_unjudged=True
-):
+def from_qrels_and_run(qrels, run, *, columns=None, complete=False, mark_unjudged=True):
     """Score matrices from judgments and a run in any form: tables, files, dicts.
 
     Parameters
@@ -347,7 +349,10 @@ def from_qrels_and_run(
     >>> y_score
     array([[  3.,   2.,   1., -inf]])
     >>> bpref_score(y_true, y_score)
-    0.25
+    0.0
+
+    ``x`` is unjudged (-1) and counts for nothing; ``a`` is ranked below the
+    judged non-relevant ``b``, and ``c`` is not retrieved: bpref is 0.
     """
     rows = trec_rows(
         qrels, run, complete=complete, mark_unjudged=mark_unjudged, columns=columns

@@ -32,7 +32,10 @@ DEFAULT_COLUMNS = {
     "score": ("score", "prediction", "pred", "rating"),
 }
 
-_ROLES = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
+_ROLES = {
+    "qrels": ("query_id", "doc_id", "relevance"),
+    "run": ("query_id", "doc_id", "score"),
+}
 _ITERATORS = {"qrels": "qrels_iter", "run": "scoreddocs_iter"}
 
 
@@ -224,7 +227,9 @@ def _values(values, kind):
         bad = ~np.isfinite(values)
         if np.any(bad):
             i = int(np.argmax(bad))
-            raise ValueError(f"{kind}: the {what} of row {i} is {values[i]}, not finite.")
+            raise ValueError(
+                f"{kind}: the {what} of row {i} is {values[i]}, not finite."
+            )
         if kind == "qrels" and np.all(values == np.round(values)):
             values = values.astype(np.int64)
     elif kind == "run":

@@ -498,26 +498,27 @@ def from_trec(qrels, run, *, complete=False, mark_unjudged=True):
         have judgments, as trec_eval evaluates them. ``True`` (trec_eval's
         ``-c``): every query of the qrels; one missing from the run is a row
         that retrieved nothing, so it scores 0 on every metric.
-    mark_unjudged : bool, default=False
-        Whether to tell judged documents from unjudged ones, for the measures
-        that need it (:func:`bpref_score`,
-        :func:`inferred_average_precision_score`,
-        :func:`unjudged_fraction_at_k`). ``False``: a retrieved document
-        absent from the qrels has grade 0, like a judged non-relevant one,
-        and judged documents of grade 0 or less that the run lacks are left
-        out. ``True``: as trec_eval sees them, a retrieved document absent
-        from the qrels has grade -1 (never pooled), a negative qrels grade
-        becomes -2 (pooled but not judged), and every judged document the
-        run lacks is a column (score ``-inf``). The other metrics give the
-        same values either way.
+    mark_unjudged : bool, default=True
+        Whether to tell judged documents from unjudged ones, as trec_eval
+        does. ``True``: a retrieved document absent from the qrels has grade
+        -1 (never pooled), a negative qrels grade becomes -2 (pooled but not
+        judged), and every judged document the run lacks is a column (score
+        ``-inf``): bpref, infAP, the unjudged fraction and fall-out give
+        trec_eval's values. ``False`` (the default before 0.1.0): a
+        retrieved document absent from the qrels has grade 0, like a judged
+        non-relevant one, and judged documents of grade 0 or less that the
+        run lacks are left out; those four measures then read every
+        unjudged document as judged non-relevant. The other metrics give
+        the same values either way.
 
     Returns
     -------
     y_true : ndarray of shape (n_queries, n_columns)
-        The grades (0 for unjudged documents), in the smallest integer dtype
-        holding them. Negative grades (trec_eval's pool documents left
-        unjudged) are kept: binary metrics treat them as non-relevant and
-        graded metrics give them no gain, as trec_eval does.
+        The grades (-1 for unjudged documents and padding; 0 with
+        ``mark_unjudged=False``), in the smallest integer dtype holding
+        them. Negative grades are not judged: binary metrics treat them as
+        non-relevant and graded metrics give them no gain, as trec_eval
+        does.
     y_score : ndarray of shape (n_queries, n_columns), float64
         The run's scores; ``-inf`` for judged relevant documents that the run
         did not retrieve and for padding.
@@ -533,13 +534,11 @@ def from_trec(qrels, run, *, complete=False, mark_unjudged=True):
     Notes
     -----
     Columns of a row: the retrieved documents by score descending, tied
-    documents by docno ascending, then the judged documents of
-    positive grade the run lacks, then padding to the widest row (score
-    ``-inf``, relevance 0), which changes no metric at a non-negative
-    ``relevance_threshold`` (a negative one would count the padding as
-    relevant). Judged documents of
-    grade 0 or less that the run lacks are left out: they are neither ranked
-    nor relevant. With relevance level ``L`` of trec_eval's ``-l``, pass
+    documents by docno ascending, then the judged documents the run lacks
+    (with ``mark_unjudged=False``: those of positive grade), then padding
+    to the widest row (score ``-inf``, relevance -1, or 0 without marking),
+    which changes no metric at a non-negative ``relevance_threshold``.
+    With relevance level ``L`` of trec_eval's ``-l``, pass
     ``relevance_threshold=L - 1`` to the binary metrics.
 
     Ties: with ``ignore_ties=True`` the metrics rank tied documents the later
@@ -559,11 +558,14 @@ def from_trec(qrels, run, *, complete=False, mark_unjudged=True):
     >>> qids
     ['q1', 'q2']
     >>> y_true
-    array([[1, 0, 0, 1],
-           [0, 1, 0, 0]], dtype=int8)
+    array([[ 1,  0, -1,  1],
+           [-1,  1, -1, -1]], dtype=int8)
     >>> y_score
     array([[ 0.5,  0.5,  0.1, -inf],
            [ 0.9, -inf, -inf, -inf]])
+
+    d3 and d4 are unjudged (-1); d9 and d5, judged relevant, were not
+    retrieved (``-inf``).
 
     trec_eval puts d2 before d1 (tied scores, docno descending), as
     ``ignore_ties=True`` does (the later column first):
