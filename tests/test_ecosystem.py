@@ -395,3 +395,53 @@ def test_matrices_follow_the_metric_functions():
     assert got["ndcg@5"] == ndcg_at_k_score(y_true, y_score, k=5)
     assert got["P@3"] == precision_at_k_score(y_true, y_score, k=3)
     assert table.shape == (20, 2)
+
+
+# ---------------------------------------------------------------------------
+# The "From other libraries" page
+# ---------------------------------------------------------------------------
+
+PAGE = os.path.join(
+    os.path.dirname(__file__), "..", "docs", "user_guide", "from_other_libraries.rst"
+)
+PAGE_QRELS = {
+    "q1": {"d1": 2, "d2": 0, "d3": 1, "d7": 1},
+    "q2": {"d4": 1, "d5": 0, "d8": 2},
+}
+PAGE_RUN = {
+    "q1": {"d1": 0.9, "d2": 0.8, "d5": 0.7, "d3": 0.4},
+    "q2": {"d6": 0.9, "d4": 0.6, "d5": 0.5, "d8": 0.2},
+}
+PAGE_NUMBERS = [0.6718, 0.4, 0.5, 0.75, 0.4167]  # nDCG@10, P@5, MAP, MRR, bpref
+
+
+def test_from_other_libraries_page_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval", reason="needs pytrec_eval")
+    measures = ["ndcg_cut_10", "P_5", "map", "recip_rank", "bpref"]
+    per_query = pytrec_eval.RelevanceEvaluator(PAGE_QRELS, set(measures)).evaluate(
+        PAGE_RUN
+    )
+    got = [np.mean([v[m] for v in per_query.values()]) for m in measures]
+    assert [round(float(v), 4) for v in got] == PAGE_NUMBERS
+
+
+def test_from_other_libraries_page_ir_measures():
+    names = ["nDCG@10", "P@5", "AP", "RR", "Bpref"]
+    expected, _ = _ir_measures(names, PAGE_QRELS, PAGE_RUN)
+    assert [round(expected[n], 4) for n in names] == PAGE_NUMBERS
+    got = evaluate(PAGE_QRELS, PAGE_RUN, names)
+    assert [round(got[n], 4) for n in names] == PAGE_NUMBERS
+
+
+def test_from_other_libraries_page_ranx():
+    ranx = pytest.importorskip("ranx", reason="needs ranx")
+    names = ["ndcg@10", "precision@5", "map", "mrr", "bpref"]
+    got = ranx.evaluate(ranx.Qrels(PAGE_QRELS), ranx.Run(PAGE_RUN), names)
+    assert [round(float(got[n]), 4) for n in names] == PAGE_NUMBERS
+
+
+def test_from_other_libraries_page_lists_every_ir_measures_name():
+    with open(PAGE, encoding="utf-8") as f:
+        text = f.read()
+    for name in IR_MEASURES:
+        assert f"``{name}" in text, name

@@ -72,19 +72,24 @@ def _one_line(text):
 def _close(name):
     """The nearest accepted name (its cut-off kept), or None."""
     base, at, cutoff = name.partition("@")
-    bases = {}  # lowered -> (spelling, takes a cut-off)
+    bases = {}  # lowered -> [(spelling, takes a cut-off)]
     for n, m in IR_MEASURE_NAMES.items():
         if not m.unsupported:
-            bases[n.lower()] = (n, m.cutoff in ("required", "optional"))
+            takes_k = m.cutoff in ("required", "optional")
+            bases.setdefault(n.lower(), []).append((n, takes_k))
     for m in METRICS.values():
-        bases[(m.scorer_prefix + m.name).lower()] = (
-            m.scorer_prefix + m.name,
-            m.needs_k or m.allow_k_none,
+        spelled = m.scorer_prefix + m.name
+        bases.setdefault(spelled.lower(), []).append(
+            (spelled, m.needs_k or m.allow_k_none)
         )
     close = difflib.get_close_matches(base.lower(), list(bases), n=1, cutoff=0.6)
     if not close:
         return None
-    spelled, takes_k = bases[close[0]]
+    # Of the spellings that differ in case only (ndcg, nDCG), the closest.
+    spelled, takes_k = max(
+        bases[close[0]],
+        key=lambda c: difflib.SequenceMatcher(None, base, c[0]).ratio(),
+    )
     return f"{spelled}@{cutoff}" if at and takes_k else spelled
 
 
