@@ -26,6 +26,7 @@ from sklearn_rankk import (
     inferred_average_precision_score,
     ndcg_at_k_score,
     precision_at_k_score,
+    ranking_report,
 )
 from sklearn_rankk._core.registry import IR_MEASURES
 
@@ -445,3 +446,42 @@ def test_from_other_libraries_page_lists_every_ir_measures_name():
         text = f.read()
     for name in IR_MEASURES:
         assert f"``{name}" in text, name
+
+
+# ---------------------------------------------------------------------------
+# The command line's -m and ranking_report's metrics read the same names
+# ---------------------------------------------------------------------------
+
+
+def test_command_line_reads_ir_measures_names(tmp_path, capsys):
+    from sklearn_rankk._io.cli import main
+
+    qrels, run = _data(10)
+    q_text, r_text = _trec_text(qrels, run)
+    (tmp_path / "qrels").write_text(q_text)
+    (tmp_path / "run.gz").write_bytes(gzip.compress(r_text.encode()))
+    names = ["P(rel=2)@5", "P@5", "nDCG@10", "AP", "Bpref", "NumRet", "NumQ"]
+    expected, _ = _ir_measures(names, qrels, run)
+    argv = [a for n in names for a in ("-m", n)]
+    assert main([*argv, str(tmp_path / "qrels"), str(tmp_path / "run.gz")]) == 0
+    out = capsys.readouterr().out
+    printed = {line.split()[0]: float(line.split()[2]) for line in out.splitlines()}
+    for name in names:
+        assert printed[name] == pytest.approx(expected[name], abs=5e-5), name
+
+
+def test_ranking_report_reads_measure_names():
+    rng = np.random.default_rng(11)
+    y_true = rng.integers(0, 3, size=(30, 12))
+    y_score = rng.integers(0, 5, size=(30, 12)).astype(float)
+    report = ranking_report(
+        y_true, y_score, k=[1, 5], metrics=["precision", "P(rel=2)@5", "nDCG@10"]
+    )
+    assert report["precision@5"] == precision_at_k_score(y_true, y_score, k=5)
+    assert report["P(rel=2)@5"] == precision_at_k_score(
+        y_true, y_score, k=5, relevance_threshold=1
+    )
+    assert report["nDCG@10"] == ndcg_at_k_score(y_true, y_score, k=10)
+    assert "(as named)" in str(report)
+    with pytest.raises(ValueError, match="Did you mean 'nDCG@10'"):
+        ranking_report(y_true, y_score, metrics=["nDGC@10"])
