@@ -350,6 +350,9 @@ def test_duplicates_and_bad_values_in_tables_are_errors():
     r = {"query_id": ["1"], "doc_id": ["a"], "score": [float("nan")]}
     with pytest.raises(ValueError, match="not finite"):
         evaluate(q, r, ["P@1"])
+    r = {"query_id": ["1", None], "doc_id": ["a", "b"], "score": [1.0, 2.0]}
+    with pytest.raises(ValueError, match="query_id is missing in row 1"):
+        evaluate(q, r, ["P@1"])
 
 
 # ---------------------------------------------------------------------------

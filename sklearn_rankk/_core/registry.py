@@ -1435,9 +1435,6 @@ class IrMeasure:
         conversion of its value (None: as given).
     fixed : tuple of (str, object)
         Package parameters that the name fixes (ERR's ``max_grade=4``).
-    defaults : tuple of (str, object)
-        ir_measures' defaults of ``params`` where they differ from the
-        package's (RBP's ``p=0.8``).
     choices : tuple of (str, dict)
         ir_measures' parameters with a set of values, each value -> the
         package's ``(parameter, value)``, or a metric name under
@@ -1459,7 +1456,6 @@ class IrMeasure:
     rel: bool = True
     params: tuple = ()
     fixed: tuple = ()
-    defaults: tuple = ()
     choices: tuple = ()
     only: tuple = (("judged_only", False),)
     why_only: str = (

@@ -198,8 +198,8 @@ def _rows(source, kind, roles, columns):
 def _ids(values, kind, role):
     values = np.asarray(values)
     if values.dtype.kind == "O":
-        missing = [i for i, x in enumerate(values.tolist()) if x is None or x != x]
-        if missing:
+        missing = np.flatnonzero(np.equal(values, None) | (values != values))
+        if missing.shape[0]:
             raise ValueError(f"{kind}: {role} is missing in row {missing[0]}.")
     elif values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         raise ValueError(

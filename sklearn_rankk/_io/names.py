@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from .._core import engine
 from .._core.registry import (
     IR_MEASURE_NAMES,
-    IR_MEASURES,
     METRICS,
     metric_for_alias,
     parse_scorer_name,
@@ -157,11 +156,9 @@ def parse_ir_measure(text):
     for name, allowed in entry.only:
         if name in params and params[name] != allowed:
             raise ValueError(f"{where}: {entry.why_only}.")
-    values = dict(entry.defaults)
-    values.update(params)
     for ir_name, name, convert in entry.params:
-        if ir_name in values:
-            value = values[ir_name]
+        if ir_name in params:
+            value = params[ir_name]
             own[name] = convert(value) if convert else value
     for ir_name, options in entry.choices:
         if ir_name in params:
@@ -233,7 +230,11 @@ def parse_name(name, *, signed=False):
             raise ValueError(_one_line(exc).split(" Valid forms")[0]) from None
     else:
         negate = signed and not metric.greater_is_better
-        return Measure(name, engine.make_request(metric, k, negate=negate))
+        try:
+            request = engine.make_request(metric, k, negate=negate)
+        except ValueError as exc:  # the cut-off of the name
+            raise ValueError(f"Scorer name {name!r}: {exc}") from None
+        return Measure(name, request)
     match = _ALIAS_AT_K.fullmatch(name)
     if match and metric_for_alias(match["alias"]) is not None:
         metric = metric_for_alias(match["alias"])
@@ -277,7 +278,3 @@ def requests_for_names(names, metric_params, *, scorer=False):
         return request.metric, request.k, measure.params, request.relevance_threshold
 
     return engine.requests_for_names(names, metric_params, scorer=scorer, parse=parse)
-
-
-#: The ir_measures names that the package computes, in the docs' order.
-SUPPORTED_IR_MEASURES = tuple(n for n, m in IR_MEASURES.items() if not m.unsupported)
