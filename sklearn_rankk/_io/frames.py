@@ -141,8 +141,9 @@ def long_columns(source, kind, columns=None):
     ``kind``: ``"qrels"`` (values are grades) or ``"run"`` (scores).
     ``columns``: dict role -> column name, roles ``"query_id"``,
     ``"doc_id"``, ``"relevance"`` and ``"score"``. Ids come back as numpy
-    string arrays; grades as int64 when they are whole numbers (else
-    float64), scores as float64; both checked finite.
+    arrays of any hashable values (read as strings later); grades as int64
+    when they are whole numbers (else float64), scores as float64; both
+    checked finite.
     """
     iterator = getattr(source, _ITERATORS[kind], None)
     if callable(iterator) and _named_columns(source) is None:
@@ -205,9 +206,7 @@ def _ids(values, kind, role):
         raise ValueError(
             f"{kind}: {role} is missing in row {int(np.argmin(np.isfinite(values)))}."
         )
-    if values.dtype.kind not in "U":
-        values = values.astype(str)
-    return values
+    return values  # interned, as strings, by the caller
 
 
 def _values(values, kind):

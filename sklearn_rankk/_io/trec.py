@@ -23,6 +23,7 @@ the queries it evaluates).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -258,54 +259,10 @@ def _check_mapping(source, name, what):
             check_finite(value, f"{name}[{qid!r}][{docno!r}]", what)
 
 
-class _Intern:
-    """Query ids and docnos -> integer ids, for dict inputs (and files read
-    beside them)."""
-
-    def __init__(self, qids=(), docs=()):
-        self.qids = {q: i for i, q in enumerate(qids)}
-        self.docs = {d: i for i, d in enumerate(docs)}
-
-    def entries(self, mapping, value):
-        q_ids, d_ids, values = [], [], []
-        qids, docs = self.qids, self.docs
-        for qid, items in mapping.items():
-            q = qids.setdefault(qid, len(qids))
-            for docno, v in items.items():
-                q_ids.append(q)
-                d_ids.append(docs.setdefault(docno, len(docs)))
-                values.append(v)
-        out = {
-            "qid": np.array(q_ids, dtype=np.int64),
-            "doc": np.array(d_ids, dtype=np.int64),
-        }
-        out[value] = np.array(values, dtype=np.float64 if value == "score" else None)
-        if value == "grade" and out[value].dtype.kind not in "iu":
-            out[value] = out[value].astype(np.float64)
-        if value == "grade" and out[value].dtype.kind == "u":
-            out[value] = out[value].astype(np.int64)
-        return out
-
-    @staticmethod
-    def ranks(strings):
-        order = sorted(range(len(strings)), key=strings.__getitem__)
-        rank = np.empty(len(strings), dtype=np.int64)
-        rank[order] = np.arange(len(strings))
-        return rank
-
-
 def _entries(qrels, run, columns=None):
     """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
-    if is_table(qrels, columns) or is_table(run, columns):
-        return _table_entries(qrels, run, columns)
-    files = {
-        name: src for name, src in (("qrels", qrels), ("run", run)) if _is_file(src)
-    }
-    for name, src, what in (("qrels", qrels, "relevance grade"), ("run", run, "score")):
-        if name not in files:
-            _check_mapping(src, name, what)
-    if len(files) == 2:  # both files: shared tables straight from the parser
-        parsed = _parse(**files)
+    if _is_file(qrels) and _is_file(run):  # shared tables straight from the parser
+        parsed = _parse(qrels=qrels, run=run)
         return (
             parsed.qrels,
             parsed.run,
@@ -314,49 +271,108 @@ def _entries(qrels, run, columns=None):
             parsed.doc_rank,
             parsed.run["tag"],
         )
-    intern, parsed = _Intern(), None
-    if files:
-        parsed = _parse(**files)
-        intern = _Intern(parsed.qids.all(), parsed.docs.all())
-    q_entries = parsed.qrels if "qrels" in files else intern.entries(qrels, "grade")
-    r_entries = parsed.run if "run" in files else intern.entries(run, "score")
-    qids, docs = list(intern.qids), list(intern.docs)
-    runid = r_entries.get("tag", "")
-    return q_entries, r_entries, qids, intern.ranks(qids), intern.ranks(docs), runid
+    return _table_entries(qrels, run, columns)
 
 
-def _string_entries(source, kind, columns):
-    """``(query ids, doc ids, values, runid)`` of any source, ids as strings."""
+def _dict_entries(source, kind):
+    """``(query ids, entries per query, doc ids, values)`` of a dict of
+    dicts, flattened by C-level iteration; any bad entry is reported by
+    :func:`_check_mapping`."""
+    what = "relevance grade" if kind == "qrels" else "score"
+    if not isinstance(source, Mapping):
+        _check_mapping(source, kind, what)  # raises
+    inner = list(source.values())
+    try:
+        lengths = list(map(len, inner))
+        docs = list(itertools.chain.from_iterable(inner))
+        values = np.array(
+            list(itertools.chain.from_iterable(d.values() for d in inner))
+        )
+        key_types = set(map(type, source)) | set(map(type, docs))
+    except (TypeError, AttributeError):
+        _check_mapping(source, kind, what)  # raises
+        raise
+    if (
+        not all(isinstance(d, Mapping) for d in inner)
+        or not key_types <= {str}
+        or values.dtype.kind not in "biuf"
+        or values.ndim != 1
+        or (values.dtype.kind == "f" and not np.all(np.isfinite(values)))
+    ):
+        _check_mapping(source, kind, what)  # raises with the entry's name
+    if kind == "run" or values.dtype.kind not in "iu":
+        values = values.astype(np.float64)
+    elif values.dtype.kind == "u":
+        values = values.astype(np.int64)
+    return list(source), lengths, docs, values
+
+
+def _coded(items):
+    """Hashable ids -> (distinct ids in first-seen order, int64 code of each
+    item): one hash lookup per item, in C."""
+    index = dict.fromkeys(items)
+    distinct = list(index)
+    for i, key in enumerate(distinct):
+        index[key] = i
+    codes = np.fromiter(map(index.__getitem__, items), np.int64, count=len(items))
+    return distinct, codes
+
+
+def _id_entries(source, kind, columns):
+    """``(query ids, their codes, doc ids, their codes, values, runid,
+    may_repeat)`` of any source: the distinct ids and one code per entry."""
     value = "grade" if kind == "qrels" else "score"
     if _is_file(source):
         parsed = _parse(**{kind: source})
         entries = getattr(parsed, kind)
-        qids = np.asarray(parsed.qids.all(), dtype=str)
-        docs = np.asarray(parsed.docs.all(), dtype=str)
         runid = entries.get("tag", "") if kind == "run" else ""
-        return qids[entries["qid"]], docs[entries["doc"]], entries[value], runid
+        return (
+            parsed.qids.all(),
+            entries["qid"],
+            parsed.docs.all(),
+            entries["doc"],
+            entries[value],
+            runid,
+            False,  # the parser refuses duplicates
+        )
     if not is_table(source, columns):
-        what = "relevance grade" if kind == "qrels" else "score"
-        _check_mapping(source, kind, what)
-        entries = _Intern().entries(source, value)
-        qids = np.asarray(list(source), dtype=str)
-        docs = np.asarray([d for items in source.values() for d in items], dtype=str)
-        return qids[entries["qid"]], docs, entries[value], ""
-    return (*long_columns(source, kind, columns), "")
+        qids, lengths, docs, values = _dict_entries(source, kind)
+        q_codes = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
+        return (qids, q_codes, *_coded(docs), values, "", False)
+    q, d, v = long_columns(source, kind, columns)
+    return (*_coded(q.tolist()), *_coded(d.tolist()), v, "", True)
+
+
+def _merge(distinct_a, distinct_b):
+    """The sorted id strings of both sides, and each side's distinct ids'
+    positions among them (``7`` and ``"7"`` are one id)."""
+    names, merged = np.unique(
+        np.array([str(i) for i in [*distinct_a, *distinct_b]] + [""], dtype=str)[:-1],
+        return_inverse=True,
+    )
+    merged = merged.astype(np.int64)
+    return names, merged[: len(distinct_a)], merged[len(distinct_a) :]
 
 
 def _table_entries(qrels, run, columns):
-    """:func:`_entries` where a source is a table or an iterable of rows: ids
-    interned with one sort of each side's strings."""
-    jq, jd, jg, _ = _string_entries(qrels, "qrels", columns)
-    rq, rd, rs, runid = _string_entries(run, "run", columns)
-    qids, q_ids = np.unique(np.concatenate([jq, rq]), return_inverse=True)
-    docs, d_ids = np.unique(np.concatenate([jd, rd]), return_inverse=True)
-    n = jq.shape[0]
-    q_ids, d_ids = q_ids.astype(np.int64), d_ids.astype(np.int64)
-    q_entries = {"qid": q_ids[:n], "doc": d_ids[:n], "grade": jg}
-    r_entries = {"qid": q_ids[n:], "doc": d_ids[n:], "score": rs}
-    for kind, entries in (("qrels", q_entries), ("run", r_entries)):
+    """:func:`_entries` where a source is not a file: dicts of dicts, tables,
+    iterables of rows (a file beside them read on its own)."""
+    jq, jq_codes, jd, jd_codes, jg, _, j_repeats = _id_entries(
+        qrels, "qrels", columns
+    )
+    rq, rq_codes, rd, rd_codes, rs, runid, r_repeats = _id_entries(
+        run, "run", columns
+    )
+    qids, jq_at, rq_at = _merge(jq, rq)
+    docs, jd_at, rd_at = _merge(jd, rd)
+    q_entries = {"qid": jq_at[jq_codes], "doc": jd_at[jd_codes], "grade": jg}
+    r_entries = {"qid": rq_at[rq_codes], "doc": rd_at[rd_codes], "score": rs}
+    for kind, entries, may_repeat in (
+        ("qrels", q_entries, j_repeats),
+        ("run", r_entries, r_repeats),
+    ):
+        if not may_repeat:
+            continue
         key = entries["qid"] * max(docs.shape[0], 1) + entries["doc"]
         order = np.argsort(key, kind="stable")
         repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
@@ -474,12 +490,27 @@ def trec_rows(qrels, run, *, complete=False, mark_unjudged=True, columns=None):
     # then the lacking ones in file order.
     secondary = np.concatenate([-rs, np.zeros(int(lacking.sum()))])
     tertiary = np.concatenate([doc_rank[rd], np.flatnonzero(lacking)])
-    order = np.lexsort((tertiary, secondary, part, rows))
+    order = _row_order(rows, part, secondary, tertiary)
     y_score = np.concatenate([rs, np.full(int(lacking.sum()), -np.inf)])[order]
     y_true = np.concatenate([run_grade, jg[lacking].astype(grade_type)])[order]
     offsets = np.zeros(chosen_ids.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=chosen_ids.shape[0]), out=offsets[1:])
     return TrecRows(y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid)
+
+
+def _row_order(rows, part, secondary, tertiary):
+    """``np.lexsort((tertiary, secondary, part, rows))``, as one sort of one
+    integer key when it fits in 63 bits (the keys are distinct: a document
+    appears once per query)."""
+    if rows.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    values, secondary_rank = np.unique(secondary, return_inverse=True)
+    n_rows, n_values = int(rows.max()) + 1, values.shape[0]
+    n_tertiary = int(tertiary.max()) + 1
+    if n_rows * 2 * n_values * n_tertiary >= 2**63:
+        return np.lexsort((tertiary, secondary, part, rows))
+    key = (rows * 2 + part) * n_values + secondary_rank.astype(np.int64)
+    return np.argsort(key * n_tertiary + tertiary)
 
 
 def from_trec(qrels, run, *, complete=False, mark_unjudged=True):
