@@ -357,12 +357,8 @@ def _merge(distinct_a, distinct_b):
 def _table_entries(qrels, run, columns):
     """:func:`_entries` where a source is not a file: dicts of dicts, tables,
     iterables of rows (a file beside them read on its own)."""
-    jq, jq_codes, jd, jd_codes, jg, _, j_repeats = _id_entries(
-        qrels, "qrels", columns
-    )
-    rq, rq_codes, rd, rd_codes, rs, runid, r_repeats = _id_entries(
-        run, "run", columns
-    )
+    jq, jq_codes, jd, jd_codes, jg, _, j_repeats = _id_entries(qrels, "qrels", columns)
+    rq, rq_codes, rd, rd_codes, rs, runid, r_repeats = _id_entries(run, "run", columns)
     qids, jq_at, rq_at = _merge(jq, rq)
     docs, jd_at, rd_at = _merge(jd, rd)
     q_entries = {"qid": jq_at[jq_codes], "doc": jd_at[jd_codes], "grade": jg}
