@@ -72,8 +72,9 @@ TREC_FORMS = (
     f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
 )
 MEASURE_FORMS = (
-    f"scorer names ({', '.join(scorer_name_forms())}) or trec_eval's names "
-    f"({TREC_FORMS})."
+    f"scorer names ({', '.join(scorer_name_forms())}), trec_eval's names "
+    f"({TREC_FORMS}), or ir_measures' names with their parameters (nDCG@10, "
+    f"P(rel=2)@5, AP, RR, Bpref, SetF(beta=0.5), NumRet, ...)."
 )
 
 
