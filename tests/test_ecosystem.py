@@ -274,13 +274,30 @@ def _libraries(qrels, run):
 
 def test_every_input_form_equals_ir_measures():
     qrels, run = _data(5)
-    names = ["P@5", "P(rel=2)@5", "AP", "nDCG@10", "Bpref", "infAP", "ERR@10", "NumRet"]
+    names = NAMES
     expected, _ = _ir_measures(names, qrels, run)
     _check(evaluate(qrels, run, names), expected, names)
     for what, q, r in [*_forms(qrels, run), *_libraries(qrels, run)]:
         got = evaluate(q, r, names)
         assert list(got) == names, what
         _check(got, expected, names)
+
+
+def test_arrow_stream_objects():
+    pa = pytest.importorskip("pyarrow", reason="needs pyarrow")
+    qrels, run = _data(12)
+    q_cols, r_cols = _frames(qrels, run)
+
+    class Stream:  # only the Arrow PyCapsule interface, as DuckDB's results
+        def __init__(self, table):
+            self.table = table
+
+        def __arrow_c_stream__(self, requested_schema=None):
+            return self.table.__arrow_c_stream__(requested_schema)
+
+    names = ["nDCG@10", "P(rel=2)@5", "Bpref"]
+    got = evaluate(Stream(pa.table(q_cols)), Stream(pa.table(r_cols)), names)
+    assert got == evaluate(qrels, run, names)
 
 
 def test_frames_give_identical_matrices():
@@ -488,3 +505,19 @@ def test_ranking_report_reads_measure_names():
     assert "(as named)" in str(report)
     with pytest.raises(ValueError, match="Did you mean 'nDCG@10'"):
         ranking_report(y_true, y_score, metrics=["nDGC@10"])
+
+
+def test_accumulator_keeps_each_measures_threshold():
+    from sklearn_rankk import RankingAccumulator
+
+    rng = np.random.default_rng(13)
+    y_true = rng.integers(0, 3, size=(40, 10))
+    y_score = rng.random((40, 10))
+    accumulator = RankingAccumulator(get_scorer(["P(rel=2)@5", "P@5"]))
+    for start in range(0, 40, 10):
+        accumulator.update(y_true[start : start + 10], y_score[start : start + 10])
+    got = accumulator.compute()
+    assert got["P(rel=2)@5"] == pytest.approx(
+        precision_at_k_score(y_true, y_score, k=5, relevance_threshold=1)
+    )
+    assert got["P@5"] == pytest.approx(precision_at_k_score(y_true, y_score, k=5))
