@@ -516,7 +516,7 @@ def test_accumulator_keeps_each_measures_threshold():
     accumulator = RankingAccumulator(get_scorer(["P(rel=2)@5", "P@5"]))
     for start in range(0, 40, 10):
         accumulator.update(y_true[start : start + 10], y_score[start : start + 10])
-    got = accumulator.compute()
+    got = accumulator.result()
     assert got["P(rel=2)@5"] == pytest.approx(
         precision_at_k_score(y_true, y_score, k=5, relevance_threshold=1)
     )
