@@ -370,6 +370,14 @@ def test_duplicates_and_bad_values_in_tables_are_errors():
     r = {"query_id": ["1", None], "doc_id": ["a", "b"], "score": [1.0, 2.0]}
     with pytest.raises(ValueError, match="query_id is missing in row 1"):
         evaluate(q, r, ["P@1"])
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(ValueError, match="query_id is missing in row 1"):
+        evaluate(pd.DataFrame(q), pd.DataFrame(r), ["P@1"])
+    r = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["a", "a"], "score": [1.0, 2.0]}
+    )
+    with pytest.raises(ValueError, match="document 'a' is listed twice for query '1'"):
+        evaluate(pd.DataFrame(q), r, ["P@1"])
 
 
 # ---------------------------------------------------------------------------

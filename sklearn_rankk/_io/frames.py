@@ -79,12 +79,20 @@ def _named_columns(source):
         return None
 
 
-def _column(source, name):
-    """One column as a numpy array."""
+def _column(source, name, ids=False):
+    """One column as a numpy array; with ``ids``, a pandas column comes as
+    ``(distinct ids, int64 code of each row)`` from its own hash table."""
     if hasattr(source, "column_names") and hasattr(source, "column"):
         column = source.column(name)  # pyarrow: a ChunkedArray
     else:
         column = source[name]
+    factorize = getattr(column, "factorize", None)
+    if ids and callable(factorize) and hasattr(column, "isna"):  # pandas
+        codes, distinct = factorize()
+        codes = np.asarray(codes, dtype=np.int64)
+        if codes.shape[0] and codes.min() < 0:
+            return np.asarray(column.to_numpy(), dtype=object)  # _ids reports it
+        return list(distinct.tolist()), codes
     if hasattr(column, "to_numpy"):
         try:
             return np.asarray(column.to_numpy(zero_copy_only=False))
@@ -141,7 +149,8 @@ def long_columns(source, kind, columns=None):
     ``kind``: ``"qrels"`` (values are grades) or ``"run"`` (scores).
     ``columns``: dict role -> column name, roles ``"query_id"``,
     ``"doc_id"``, ``"relevance"`` and ``"score"``. Ids come back as numpy
-    arrays of any hashable values (read as strings later); grades as int64
+    arrays of any hashable values (read as strings later), or, from a
+    pandas column, as ``(distinct ids, codes)``; grades as int64
     when they are whole numbers (else float64), scores as float64; both
     checked finite.
     """
@@ -155,13 +164,17 @@ def long_columns(source, kind, columns=None):
         picked = [_pick(names, role, columns, kind) for role in roles]
         if kind == "qrels" and len(set(picked)) < 3:
             raise ValueError(f"{kind}: one column {picked} for two roles.")
-        q, d, v = (_column(table, name) for name in picked)
+        q, d, v = (_column(table, name, i < 2) for i, name in enumerate(picked))
     else:
         q, d, v = _rows(source, kind, roles, columns)
     q, d = _ids(q, kind, roles[0]), _ids(d, kind, roles[1])
-    if not (q.shape[0] == d.shape[0] == v.shape[0]):
+    if not (_length(q) == _length(d) == np.asarray(v).shape[0]):
         raise ValueError(f"{kind}: its columns differ in length.")
     return q, d, _values(v, kind)
+
+
+def _length(ids):
+    return ids[1].shape[0] if isinstance(ids, tuple) else ids.shape[0]
 
 
 def _rows(source, kind, roles, columns):
@@ -197,6 +210,8 @@ def _rows(source, kind, roles, columns):
 
 
 def _ids(values, kind, role):
+    if isinstance(values, tuple):  # (distinct ids, codes): checked there
+        return values
     values = np.asarray(values)
     if values.dtype.kind == "O":
         missing = np.flatnonzero(np.equal(values, None) | (values != values))

@@ -340,7 +340,8 @@ def _id_entries(source, kind, columns):
         q_codes = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
         return (qids, q_codes, *_coded(docs), values, "", False)
     q, d, v = long_columns(source, kind, columns)
-    return (*_coded(q.tolist()), *_coded(d.tolist()), v, "", True)
+    q, d = (x if isinstance(x, tuple) else _coded(x.tolist()) for x in (q, d))
+    return (*q, *d, v, "", True)
 
 
 def _merge(distinct_a, distinct_b):
@@ -376,8 +377,8 @@ def _table_entries(qrels, run, columns):
             i = order[repeat[0] + 1]
             what = "judged" if kind == "qrels" else "listed"
             raise ValueError(
-                f"{kind}: document {docs[entries['doc'][i]]!r} is {what} twice for "
-                f"query {qids[entries['qid'][i]]!r} (row {i})."
+                f"{kind}: document {str(docs[entries['doc'][i]])!r} is {what} "
+                f"twice for query {str(qids[entries['qid'][i]])!r} (row {i})."
             )
     ranks = np.arange(qids.shape[0], dtype=np.int64)  # np.unique sorts them
     return (
