@@ -11,6 +11,7 @@ from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
 from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
+from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
 from ._report import (
@@ -131,7 +132,9 @@ __all__ = [
     "get_scorer",
     "get_scorer_names",
     "make_ranking_scorer",
+    "evaluate",
     "from_id_lists",
+    "from_qrels_and_run",
     "from_trec",
     "read_trec_qrels",
     "read_trec_run",

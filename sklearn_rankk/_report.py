@@ -36,6 +36,7 @@ from ._core.validation import (
     check_real,
     check_zero_division,
 )
+from ._io import names as measure_names
 
 # ----------------------------------------------------------------------------
 # Report
@@ -57,10 +58,20 @@ def _check_report_metrics(metrics):
         raise ValueError("metrics is empty; pass None for the default metrics.")
     for name in metrics:
         if name not in METRICS:
-            raise ValueError(
-                f"Unknown metric {name!r} in metrics; valid names: "
-                f"{', '.join(METRICS)} (without '@k': the cut-offs come from k)."
-            )
+            try:
+                measure = measure_names.parse_name(name)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"Unknown metric {name!r} in metrics: a metric name ("
+                    f"{', '.join(METRICS)}; the cut-offs come from k) or a "
+                    f"measure name with its own cut-off (nDCG@10, P(rel=2)@5). "
+                    f"{exc}"
+                ) from None
+            if measure.request is None:
+                raise ValueError(
+                    f"{name!r} in metrics is a count, not a score: evaluate() "
+                    f"reports it."
+                )
     if len(set(metrics)) != len(metrics):
         raise ValueError(f"Duplicate names in metrics={metrics}.")
     return tuple(metrics)
@@ -81,12 +92,21 @@ def _check_report_k(k):
 
 
 def _names(metrics, ks):
-    """Scorer names of the report, in table order."""
+    """Scorer names of the report, in table order; a measure named with its
+    own cut-off (``"nDCG@10"``) as given."""
     return [
-        f"{m}@{k}" if METRICS[m].needs_k else m
+        f"{m}@{k}" if m in METRICS and METRICS[m].needs_k else m
         for m in metrics
-        for k in (ks if METRICS[m].needs_k else (None,))
+        for k in (ks if m in METRICS and METRICS[m].needs_k else (None,))
     ]
+
+
+def _metric_of(name):
+    """The registry entry of a report row or column name."""
+    base = name.partition("@")[0]
+    if base in METRICS:
+        return METRICS[base]
+    return measure_names.parse_name(name).request.metric
 
 
 @dataclass(frozen=True, repr=False)
@@ -252,7 +272,9 @@ class RankingReport:
             ]
             for metric, row in body.items():
                 text = "".join(f"  {c:>{width}}" for c in row)
-                if not METRICS[metric].needs_k:  # its own cut-off per row
+                if metric not in METRICS:
+                    text += "  (as named)"
+                elif not METRICS[metric].needs_k:  # its own cut-off per row
                     text += f"  (at k = {METRICS[metric].cut_note} of each row)"
                 lines.append(metric.ljust(name_width) + text)
         return "\n".join(lines)
@@ -262,9 +284,7 @@ class RankingReport:
         counts = self.n_averaged or {}
         if all(n == self.n_samples for n in counts.values()):
             return []
-        when = sorted(
-            {METRICS[name.partition("@")[0]].undefined_when for name in counts}
-        )
+        when = sorted({_metric_of(name).undefined_when for name in counts})
         left_out = f"zero_division=nan leaves out samples with {' or '.join(when)}"
         if len(set(counts.values())) == 1:
             (n,) = set(counts.values())
@@ -276,7 +296,7 @@ class RankingReport:
         """Formatted values, one list per metric."""
 
         def cells(metric):
-            if METRICS[metric].needs_k:
+            if metric in METRICS and METRICS[metric].needs_k:
                 return [f"{values[f'{metric}@{k}']:.{digits}f}" for k in self.k]
             return [f"{values[metric]:.{digits}f}"]
 
@@ -450,11 +470,11 @@ array-like of shape (n_samples,)
     wanted = {
         name: value
         for name, value in given.items()
-        if any(name in METRICS[m].param_names for m in metrics)
+        if any(name in _metric_of(m).param_names for m in metrics)
         or not engine.is_default_param(name, value)
     }
     names = _names(metrics, ks)
-    requests = engine.requests_for_names(names, wanted)
+    requests = measure_names.requests_for_names(names, wanted)
     offsets = None
     if qid is not None:  # one segment per query, once for both passes
         grouped = group_by_qid(
@@ -477,7 +497,7 @@ array-like of shape (n_samples,)
         requests, y_true, y_score, ignore_ties=ignore_ties, **common
     )
     # One warning for the whole report under "warn".
-    values = engine.with_undefined(rows, requests, zero_division)
+    values = engine.with_undefined(rows, requests, zero_division, keys=names)
     weights = rows.sample_weight
     scores = {name: engine.mean_of_rows(v, weights) for name, v in values.items()}
     random = None
@@ -490,7 +510,9 @@ array-like of shape (n_samples,)
         quiet = 0.0 if zero_division == "warn" else zero_division
         random = {
             name: engine.mean_of_rows(v, weights)
-            for name, v in engine.with_undefined(random_rows, requests, quiet).items()
+            for name, v in engine.with_undefined(
+                random_rows, requests, quiet, keys=names
+            ).items()
         }
     return RankingReport(
         scores=scores,

@@ -27,7 +27,12 @@ from sklearn import get_config
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ._core import engine
-from ._core.registry import BY_FUNCTION_NAME, METRICS, PARAMS, scorer_name_forms
+from ._core.registry import (
+    BY_FUNCTION_NAME,
+    METRICS,
+    PARAMS,
+    scorer_names,
+)
 from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
@@ -35,6 +40,7 @@ from ._core.validation import (
     check_real,
     check_zero_division,
 )
+from ._io import names as measure_names
 
 DEFAULT_RESPONSE_METHOD = ("decision_function", "predict_proba", "predict")
 _API_MODULE = "sklearn_rankk._api"
@@ -47,28 +53,31 @@ _COMMON_DEFAULTS = {
 
 
 def get_scorer_names():
-    """The forms of scorer names that :func:`get_scorer` accepts.
+    """Scorer names that :func:`get_scorer` accepts, as scikit-learn lists its own.
 
-    ``<metric>@<k>`` takes any positive integer k; a metric name alone means
-    the whole ranking (k=None) and exists for the metrics that allow it. A
-    loss (lower is better: fall-out) has the ``neg_`` prefix, as in
-    scikit-learn: its scorer gives the negated value, which model selection
-    maximises.
+    Each metric with a cut-off is listed at k = 1, 3, 5, 10, 20 and 100;
+    ``"<metric>@<k>"`` takes any positive integer k. A metric name alone
+    means the whole ranking (k=None), for the metrics that allow it, or the
+    metric without a cut-off (``"r_precision"``). A loss or a diagnostic
+    (lower is better: fall-out, the unjudged fraction) has the ``neg_``
+    prefix, as in scikit-learn: its scorer gives the negated value, which
+    model selection maximises. ir_measures' names (``"nDCG@10"``,
+    ``"P(rel=2)@5"``) are accepted too (see the user guide's table).
 
     Returns
     -------
     names : list of str
-        The scorer name forms, ``<k>`` standing for any positive integer.
+        Scorer names, each accepted by :func:`get_scorer`.
 
     Examples
     --------
     >>> from sklearn_rankk import get_scorer_names
-    >>> get_scorer_names()[:3]
-    ['precision@<k>', 'relative_precision@<k>', 'recall@<k>']
+    >>> get_scorer_names()[:4]
+    ['precision@1', 'precision@3', 'precision@5', 'precision@10']
     >>> "r_precision" in get_scorer_names()
     True
     """
-    return scorer_name_forms(signed=True)
+    return scorer_names(signed=True)
 
 
 class RankingScorer:
@@ -272,8 +281,13 @@ def _check_common(kwargs):
 
 
 def _entry(key, request):
-    """A scorer's description of one metric: (key, name, k, parameters)."""
-    return (key, request.metric.name, request.k, request.options)
+    """A scorer's description of one metric: (key, name, k, parameters); a
+    metric's own relevance threshold (``P(rel=2)@5``) is among the
+    parameters."""
+    options = request.options
+    if request.relevance_threshold is not None:
+        options["relevance_threshold"] = request.relevance_threshold
+    return (key, request.metric.name, request.k, options)
 
 
 def check_response_method(response_method):
@@ -350,7 +364,7 @@ default=("decision_function", "predict_proba", "predict")
         )
     if len(set(names)) != len(names):
         raise ValueError(f"Duplicate scorer names in {list(names)}.")
-    requests = engine.requests_for_names(names, metric_params, scorer=True)
+    requests = measure_names.requests_for_names(names, metric_params, scorer=True)
     entries = [_entry(name, r) for name, r in zip(names, requests)]
     shown = repr(scoring if isinstance(scoring, str) else list(scoring))
     if response_method != DEFAULT_RESPONSE_METHOD:

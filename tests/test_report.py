@@ -450,7 +450,9 @@ def test_report_multiclass_and_dataframe():
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"metrics": ["ndcg@10"]}, ValueError, "Unknown metric 'ndcg@10'"),
+        # A name with its own cut-off ("ndcg@10", "nDCG@10") is a row of its
+        # own since issue 25; a misspelt one is unknown.
+        ({"metrics": ["ndgc@10"]}, ValueError, "Unknown metric 'ndgc@10'"),
         ({"metrics": []}, ValueError, "metrics is empty"),
         ({"metrics": ["map", "map"]}, ValueError, "Duplicate names"),
         ({"metrics": 3}, TypeError, "metrics must be a list"),

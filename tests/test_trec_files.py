@@ -124,7 +124,9 @@ def test_reader_rejects_other_inputs():
 def test_layout_and_query_selection():
     qrels = {"q2": {"a": 1, "b": 0, "z": 2, "n": -1}, "q1": {"x": 0}, "q9": {"a": 1}}
     run = {"q1": {"x": 1.0}, "q2": {"b": 0.5, "a": 0.5, "c": 0.9}, "q5": {"a": 1.0}}
-    y_true, y_score, qids = from_trec(qrels, run)
+    # The layout without marking (mark_unjudged=False, the default before
+    # issue 25).
+    y_true, y_score, qids = from_trec(qrels, run, mark_unjudged=False)
     # q5 has no judgments and q9 no results: both left out, as in trec_eval.
     assert qids == ["q1", "q2"]
     # q2: c (0.9), then the tie a, b by docno ascending (ignore_ties=True ranks
@@ -136,7 +138,7 @@ def test_layout_and_query_selection():
     np.testing.assert_array_equal(y_true, [[0, 0, 0, 0], [0, 1, 0, 2]])
     assert y_true.dtype == np.int8
     # complete=True (trec_eval -c): every query of the qrels.
-    y_true, y_score, qids = from_trec(qrels, run, complete=True)
+    y_true, y_score, qids = from_trec(qrels, run, complete=True, mark_unjudged=False)
     assert qids == ["q1", "q2", "q9"]
     np.testing.assert_array_equal(y_true[2], [1, 0, 0, 0])
     assert np.isneginf(y_score[2]).all()

@@ -72,6 +72,10 @@ class Request:
     negate : bool
         Whether its values are negated (a scorer of a loss, ``"neg_..."``):
         :func:`with_undefined` negates them, after ``zero_division``.
+    relevance_threshold : float or None
+        The request's own relevance threshold (ir_measures' ``P(rel=2)@5``:
+        1); None takes the ``relevance_threshold`` of the call.
+        :func:`row_values` makes one kernel pass per distinct threshold.
     """
 
     metric: object
@@ -79,6 +83,7 @@ class Request:
     params: tuple = ()
     curve: bool = False
     negate: bool = False
+    relevance_threshold: float | None = None
 
     @property
     def options(self):
@@ -154,13 +159,27 @@ def is_default_param(name, value):
 
 
 def make_request(
-    metric, k=None, params=None, *, curve=False, caller=None, negate=False
+    metric,
+    k=None,
+    params=None,
+    *,
+    curve=False,
+    caller=None,
+    negate=False,
+    relevance_threshold=None,
 ):
     """A validated :class:`Request`.
 
     ``caller`` names the function in messages about ``k`` (the metric's
-    public function by default); ``negate`` asks for the negated values.
+    public function by default); ``negate`` asks for the negated values;
+    ``relevance_threshold``, the request's own threshold (None: the call's).
+    ``params`` may also hold ``"relevance_threshold"`` (a scorer's
+    description of a metric carries it there).
     """
+    params = dict(params or {})
+    relevance_threshold = params.pop("relevance_threshold", relevance_threshold)
+    if relevance_threshold is not None:
+        relevance_threshold = check_real(relevance_threshold, "relevance_threshold")
     if metric.needs_k or curve:
         k = check_k(
             k,
@@ -174,25 +193,39 @@ def make_request(
             f"{metric.function_name} has no cut-off k (it cuts each row at its "
             f"number of relevant items); got k={k!r}."
         )
-    checked = check_params(metric, params or {})
-    return Request(metric, k, tuple(sorted(checked.items())), curve, negate)
+    checked = check_params(metric, params)
+    return Request(
+        metric, k, tuple(sorted(checked.items())), curve, negate, relevance_threshold
+    )
 
 
-def requests_for_names(names, metric_params, *, scorer=False):
+def requests_for_names(names, metric_params, *, scorer=False, parse=None):
     """One :class:`Request` per scorer name (``"ndcg@10"``, ``"map"``).
 
     Each metric parameter of ``metric_params`` goes to the metrics it
     applies to; one that applies to none of them is an error. ``scorer``:
     the names of a scorer, where a loss is ``"neg_<name>@<k>"`` and its
-    values are negated (a report names the loss itself).
+    values are negated (a report names the loss itself). ``parse(name,
+    signed)`` reads a name into ``(metric, k, the parameters the name sets,
+    its relevance threshold or None)``; by default the registry's scorer
+    names (the measure-name parser of ``_io`` reads ir_measures' names too).
     """
     requests = []
     for name in names:
-        metric, k = parse_scorer_name(name, signed=scorer)
+        if parse is None:
+            metric, k = parse_scorer_name(name, signed=scorer)
+            named, threshold = {}, None
+        else:
+            metric, k, named, threshold = parse(name, scorer)
         own = {p: v for p, v in metric_params.items() if p in metric.param_names}
+        own.update(named or {})
         negate = scorer and not metric.greater_is_better
         try:
-            requests.append(make_request(metric, k, own, negate=negate))
+            requests.append(
+                make_request(
+                    metric, k, own, negate=negate, relevance_threshold=threshold
+                )
+            )
         except ValueError as exc:  # the cut-off of the name
             raise ValueError(f"Scorer name {name!r}: {exc}") from None
     unused = set(metric_params) - {p for r in requests for p in r.metric.param_names}
@@ -308,40 +341,59 @@ def row_values(
             check_sample_weight(sample_weight, offsets.shape[0] - 1),
             offsets,
         )
-    exponential = any(r.options.get("gain") == "exponential" for r in requests)
-    max_grades = {r.options.get("max_grade") for r in requests} - {None}
-    if exponential or max_grades:
-        top = largest_grade(data.y_true)  # one read for both checks
-        if exponential:
-            check_exponential_gain(top, threshold)
-        for max_grade in max_grades:
-            check_max_grade(top, threshold, max_grade)
     n_items = data.shape[1]
-    compiled = compile_requests(requests, n_items)
-    ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
-    try:
-        values, empty, flags = evaluate(compiled, data, ties=ties, threshold=threshold)
-    except MemoryError:
-        curves = [r for r in requests if r.curve]
-        if not curves:
-            raise
-        raise ValueError(
-            f"k_max={curves[0].k or n_items} asks for {data.shape[0]} rows x "
-            f"{compiled.n_cols} cut-offs of values, "
-            f"{data.shape[0] * compiled.n_cols * 8 / 2**30:.1f} GiB: more memory "
-            f"than is free. Choose a smaller k_max."
-        ) from None
-    _raise_for_flags(flags)
-    rows_values, undefined = [], []
-    for i, (request, columns) in enumerate(zip(requests, compiled.columns)):
-        v = values[:, columns] if request.curve else values[:, columns.start]
+    # One kernel pass per distinct relevance threshold (requests may carry
+    # their own, as ir_measures' ``P(rel=2)@5``), in the requests' order.
+    own = [
+        threshold if r.relevance_threshold is None else r.relevance_threshold
+        for r in requests
+    ]
+    n = data.shape[0]
+    values_of, empty_of = [None] * len(requests), [None] * len(requests)
+    top = None
+    for group_threshold in dict.fromkeys(own):
+        members = [i for i, t in enumerate(own) if t == group_threshold]
+        group = [requests[i] for i in members]
+        exponential = any(r.options.get("gain") == "exponential" for r in group)
+        max_grades = {r.options.get("max_grade") for r in group} - {None}
+        if exponential or max_grades:
+            if top is None:
+                top = largest_grade(data.y_true)  # one read for every check
+            if exponential:
+                check_exponential_gain(top, group_threshold)
+            for max_grade in max_grades:
+                check_max_grade(top, group_threshold, max_grade)
+        compiled = compile_requests(group, n_items)
+        ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
+        try:
+            values, empty, flags = evaluate(
+                compiled, data, ties=ties, threshold=group_threshold
+            )
+        except MemoryError:
+            curves = [r for r in group if r.curve]
+            if not curves:
+                raise
+            raise ValueError(
+                f"k_max={curves[0].k or n_items} asks for {n} rows x "
+                f"{compiled.n_cols} cut-offs of values, "
+                f"{n * compiled.n_cols * 8 / 2**30:.1f} GiB: more memory "
+                f"than is free. Choose a smaller k_max."
+            ) from None
+        _raise_for_flags(flags)
+        for j, (i, request, columns) in enumerate(
+            zip(members, group, compiled.columns)
+        ):
+            values_of[i] = (
+                values[:, columns] if request.curve else values[:, columns.start]
+            )
+            empty_of[i] = empty[:, j].copy()
+    for request, v in zip(requests, values_of):
         if not np.all(np.isfinite(v)):
             raise ValueError(
                 f"{request.metric.name} overflowed float64 on some rows: the gains "
                 f"of y_true are too large (use smaller grades or gain='linear')."
             )
-        rows_values.append(v)
-        undefined.append(empty[:, i].copy())
+    rows_values, undefined = values_of, empty_of
     return Rows(rows_values, undefined, data.sample_weight, n_items)
 
 

@@ -17,6 +17,7 @@ tests.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass
 
@@ -1332,6 +1333,24 @@ def scorer_name_forms(signed=False):
     return with_k + alone + [spell(m) for m in entries if not m.needs_k]
 
 
+#: The cut-offs at which :func:`scorer_names` spells the metrics with a
+#: ``k`` (any positive integer is accepted).
+LISTED_CUTOFFS = (1, 3, 5, 10, 20, 100)
+
+
+def scorer_names(signed=True):
+    """Concrete scorer names: every metric at :data:`LISTED_CUTOFFS` (those
+    with a cut-off), and alone where it takes none or allows ``k=None``."""
+    names = []
+    for m in _ENTRIES:
+        spelled = (m.scorer_prefix if signed else "") + m.name
+        if m.needs_k:
+            names += [f"{spelled}@{k}" for k in LISTED_CUTOFFS]
+        if m.allow_k_none or not m.needs_k:
+            names.append(spelled)
+    return names
+
+
 def parse_scorer_name(name, signed=False):
     """``"ndcg@10"`` -> (the ndcg entry, 10); ``"map"`` -> (the map entry, None).
 
@@ -1383,3 +1402,202 @@ def parse_scorer_name(name, signed=False):
         f"Unknown scorer name {name!r}.{hint} Valid forms: {', '.join(forms)} "
         f"(k a positive integer, e.g. 'ndcg@10')."
     )
+
+
+# --------------------------------------------------------------------------
+# ir_measures' names: "nDCG@10", "P(rel=2)@5", "SetF(beta=0.5)", "IPrec@0.5"
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IrMeasure:
+    """One of ir_measures' measures and its equivalent here.
+
+    Each default is ir_measures' own (``ir_measures/measures/*.py``) as its
+    default provider computes it (``providers/*.py``: pytrec_eval, gdeval,
+    msmarco, trectools).
+
+    Attributes
+    ----------
+    name : str
+        ir_measures' name (``"nDCG"``).
+    metric : Metric or None
+        The package's metric; None for a count (``count``) or an
+        unsupported measure (``unsupported``).
+    cutoff : {"optional", "required", "none"} or str
+        Whether ``@k`` is accepted, needed or refused; or the name of the
+        package parameter that ``@x`` sets (IPrec's recall level).
+    rel : bool
+        Whether it takes ``rel=`` (a grade at least ``rel`` is relevant: the
+        package's ``relevance_threshold = rel - 1``).
+    params : tuple of (str, str, callable or None)
+        ir_measures' parameter, the package parameter it sets, and the
+        conversion of its value (None: as given).
+    fixed : tuple of (str, object)
+        Package parameters that the name fixes (ERR's ``max_grade=4``).
+    choices : tuple of (str, dict)
+        ir_measures' parameters with a set of values, each value -> the
+        package's ``(parameter, value)``, or a metric name under
+        ``"metric"`` (SetP's ``relative=True``).
+    only : tuple of (str, object)
+        ir_measures' parameters accepted at one value only (``judged_only``:
+        False), with the reason in ``why_only``.
+    count : str or None
+        trec_eval's per-query count it is (``num_ret``); summed over queries.
+    unsupported : str
+        Why the package does not compute it (empty when it does).
+    aliases : tuple of str
+        ir_measures' other names for it (``MAP`` for ``AP``).
+    """
+
+    name: str
+    metric: Metric | None = None
+    cutoff: str = "optional"
+    rel: bool = True
+    params: tuple = ()
+    fixed: tuple = ()
+    choices: tuple = ()
+    only: tuple = (("judged_only", False),)
+    why_only: str = (
+        "judged_only=True (trec_eval's -J, unjudged documents removed from the "
+        "ranking) is not supported: drop the unjudged documents from the run "
+        "instead"
+    )
+    count: str | None = None
+    unsupported: str = ""
+    aliases: tuple = ()
+
+
+def _ir(name, metric=None, **kwargs):
+    return IrMeasure(name, METRICS[metric] if metric else None, **kwargs)
+
+
+_DIVERSITY = (
+    "a diversity measure: it needs subtopic (intent) judgments, which this "
+    "package does not read"
+)
+_CWL = "a C/W/L measure of cwl_eval, with its own user model; not implemented here"
+
+#: ir_measures' measures, by name, in the order of the docs' table.
+IR_MEASURES = {
+    m.name: m
+    for m in (
+        _ir("P", "precision", cutoff="required", aliases=("Precision",)),
+        _ir("R", "recall", cutoff="required", aliases=("Recall",)),
+        _ir("AP", "map", aliases=("MAP",)),
+        _ir("RR", "mrr", aliases=("MRR",)),
+        _ir(
+            "nDCG",
+            "ndcg",
+            rel=False,
+            choices=(
+                (
+                    "dcg",
+                    {"log2": ("gain", "linear"), "exp-log2": ("gain", "exponential")},
+                ),
+            ),
+            only=(("judged_only", False), ("gains", None)),
+            why_only=(
+                "judged_only=True and custom gains are not supported: drop the "
+                "unjudged documents from the run, map the grades of the qrels"
+            ),
+            aliases=("NDCG",),
+        ),
+        _ir("Rprec", "r_precision", cutoff="none", aliases=("RPrec",)),
+        _ir("Success", "hit", cutoff="required"),
+        _ir("Bpref", "bpref", cutoff="none", only=(), aliases=("BPref",)),
+        _ir("infAP", "infap", cutoff="none", only=()),
+        _ir(
+            "SetP",
+            "set_precision",
+            cutoff="none",
+            choices=(
+                ("relative", {False: None, True: ("metric", "set_relative_precision")}),
+            ),
+        ),
+        _ir("SetRelP", "set_relative_precision", cutoff="none"),
+        _ir("SetR", "set_recall", cutoff="none", only=()),
+        _ir(
+            "SetF",
+            "set_f",
+            cutoff="none",
+            # trec_eval's set_F.x weighs recall x times precision: x = beta**2.
+            params=(("beta", "beta", math.sqrt),),
+        ),
+        _ir("SetAP", "set_average_precision", cutoff="none"),
+        _ir(
+            "IPrec",
+            unsupported=(
+                "ir_measures computes IPrec@x with pytrec_eval, whose trec_eval "
+                "9 cuts at the first rank where recall reaches x (ceil(x |R|) "
+                "relevant documents); interpolated_precision_score is trec_eval "
+                "10.0's iprec_at_recall_x, which rounds x |R|. They agree at "
+                "x = 0, 0.5 and 1"
+            ),
+        ),
+        _ir("ERR", "err", rel=False, only=(), fixed=(("max_grade", 4),)),
+        _ir(
+            "RBP",
+            unsupported=(
+                "ir_measures computes RBP with trectools, whose gain is the raw "
+                "grade (values above 1 on graded judgments); "
+                "rank_biased_precision_score is trec_eval's rbp, whose gain is "
+                "the grade over the query's largest grade. They agree on binary "
+                "judgments: use rank_biased_precision_score(..., k=None, p=0.8)"
+            ),
+        ),
+        _ir("NumRet", only=(), count="num_ret"),
+        _ir("NumRel", only=(), count="num_rel"),
+        _ir("NumQ", rel=False, cutoff="none", only=(), count="num_q"),
+        _ir(
+            "Judged",
+            unsupported=(
+                "Judged@k divides by min(k, retrieved) and breaks ties by docno "
+                "ascending; unjudged_fraction_at_k (trec_eval's unj) divides by "
+                "k: Judged@k = 1 - unjudged@k on queries that retrieve at least "
+                "k documents"
+            ),
+        ),
+        _ir(
+            "Accuracy",
+            unsupported="pairwise accuracy of the ranking; not implemented here",
+        ),
+        _ir(
+            "Compat", unsupported="compatibility (Clarke et al.); not implemented here"
+        ),
+        *(
+            _ir(name, unsupported=_DIVERSITY)
+            for name in (
+                "alpha_nDCG",
+                "alpha_DCG",
+                "AP_IA",
+                "ERR_IA",
+                "nERR_IA",
+                "P_IA",
+                "NRBP",
+                "nNRBP",
+                "StRecall",
+            )
+        ),
+        *(
+            _ir(name, unsupported=_CWL)
+            for name in (
+                "BPM",
+                "INST",
+                "INSQ",
+                "NERR8",
+                "NERR9",
+                "NERR10",
+                "NERR11",
+                "SDCG",
+            )
+        ),
+    )
+}
+
+#: Every ir_measures name and alias -> its entry (``"MAP"`` -> AP's).
+IR_MEASURE_NAMES = {
+    **{a: m for m in IR_MEASURES.values() for a in m.aliases},
+    **{"α_nDCG": IR_MEASURES["alpha_nDCG"], "α_DCG": IR_MEASURES["alpha_DCG"]},
+    **IR_MEASURES,
+}

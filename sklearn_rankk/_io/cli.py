@@ -35,6 +35,8 @@ from .._core.registry import (
     scorer_name_forms,
 )
 from .._core.validation import check_option
+from .evaluate import query_values, trec_counts
+from .names import parse_ir_measure
 from .trec import read_bytes, trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
@@ -96,8 +98,9 @@ TREC_FORMS = (
     f"{', '.join(m.name + '@<k>' for m in _CUTOFF.values() if m.aliases)}"
 )
 MEASURE_FORMS = (
-    f"scorer names ({', '.join(scorer_name_forms())}) or trec_eval's names "
-    f"({TREC_FORMS})."
+    f"scorer names ({', '.join(scorer_name_forms())}), trec_eval's names "
+    f"({TREC_FORMS}), or ir_measures' names with their parameters (nDCG@10, "
+    f"P(rel=2)@5, AP, RR, Bpref, SetF(beta=0.5), NumRet, ...)."
 )
 
 
@@ -120,6 +123,8 @@ class _Column:
     gains: tuple = ()  # trec_eval's gain map, (grade, gain) pairs
     coefficients: tuple = ()  # set_F's x, utility's four weights
     z: bool = False  # -Z: per-query z-scores, printed "Z<label>" as reals
+    count: str = ""  # an ir_measures count (NumRet): trec_eval's name
+    level: int | None = None  # and its relevance level (rel=)
 
 
 def parse_measure(text):
@@ -203,9 +208,20 @@ def _parse(text, explicit=None):
     real = _parse_real_params(text)
     if real is not None:
         return real
+    try:
+        parsed = _parse_metric(text)
+    except ValueError:
+        measure = parse_ir_measure(text)  # ir_measures' names: nDCG@10, ...
+        if measure is None:
+            raise
+        if measure.count == "num_q":
+            return [_Column(text, "summary", count="num_q")]
+        if measure.count:
+            return [_Column(text, "count", count=measure.count, level=measure.level)]
+        return [_Column(text, "metric", measure.request)]
     return [
         _Column(label, "metric", engine.make_request(metric, k))
-        for label, metric, k in _parse_metric(text)
+        for label, metric, k in parsed
     ]
 
 
@@ -475,36 +491,25 @@ def _evaluate(
         max_retrieved=max_retrieved,
         judged_only=judged_only,
     )
-    ignore_ties = ties == "trec_eval"
     found = {}
     # Binary measures count grades >= level; graded ones take every positive
-    # grade as gain (negative grades have none), whatever the level. One
-    # engine call per gain map: a gain map is the grades mapped to gains.
-    passes = {(False, ()): [], (True, ()): []}
+    # grade as gain (negative grades have none), whatever the level; a
+    # measure with its own level (ir_measures' P(rel=2)@5) keeps it. One
+    # call per gain map: a gain map is the grades mapped to gains.
+    passes = {(): []}
     for c in columns:
-        if c.request is not None:
-            key = (c.request.metric.graded, c.gains)
-            if c.request not in passes.setdefault(key, []):
-                passes[key].append(c.request)
-    for (graded, gains), requests in passes.items():
-        if not requests:
-            continue
-        per_row = engine.row_values(
+        if c.request is not None and c.request not in passes.setdefault(c.gains, []):
+            passes[c.gains].append(c.request)
+    for gains, requests in passes.items():
+        per_query = query_values(
             requests,
             _with_gains(rows.y_true, gains),
             rows.y_score,
             offsets=rows.offsets,
-            ignore_ties=ignore_ties,
-            relevance_threshold=0 if graded else level - 1,
+            level=level,
+            ignore_ties=ties == "trec_eval",
         )
-        # Keyed by position: requests of one metric with different own
-        # parameters (Rprec_mult_0.20, ...) share a scorer name.
-        filled = engine.with_undefined(
-            per_row, requests, 0.0, keys=list(range(len(requests)))
-        )
-        found.update(
-            ((r, gains), v) for r, v in zip(requests, filled.values(), strict=True)
-        )
+        found.update(((r, gains), v) for r, v in zip(requests, per_query, strict=True))
     # Measures that trec_eval sets to 0 on queries without a document at the
     # level, though they read every positive grade (Rndcg).
     gated = [key for key in found if key[0].metric.trec_eval_level_gate]
@@ -514,16 +519,21 @@ def _evaluate(
         for key in gated:
             found[key] = np.where(none_at_level, 0.0, found[key])
     values = []
-    counts = None
+    counts = {}
+
+    def counts_at(at):  # all four, once per level
+        if at not in counts:
+            counts[at] = trec_counts(rows.y_true, rows.y_score, rows.offsets, at)
+        return counts[at]
+
     for c in columns:
-        if c.kind in ("count", "from_counts") and counts is None:
-            counts = _counts(rows, level)  # all four, once
         if c.request is not None:
             values.append(found[c.request, c.gains])
         elif c.kind == "count":
-            values.append(counts[c.label])
+            at = level if c.level is None else c.level
+            values.append(counts_at(at)[c.count or c.label])
         elif c.kind == "from_counts":
-            values.append(_from_count_values(c, counts, n_docs))
+            values.append(_from_count_values(c, counts_at(level), n_docs))
         elif c.kind == "relstring":
             values.append(_relstrings(rows, c.length))
         else:
@@ -564,32 +574,6 @@ def _from_count_values(column, counts, n_docs):
         recall = rel_ret / rel
         f = (x + 1.0) * precision * recall / (x * precision + recall)
     return np.where(rel_ret > 0, f, 0.0)
-
-
-def _counts(rows, level):
-    """trec_eval's per-query counts (num_ret, num_rel, num_rel_ret,
-    num_nonrel_judged_ret) of rows with marked judgments."""
-    lengths = np.diff(rows.offsets)
-    row = np.repeat(np.arange(lengths.shape[0]), lengths)
-    y, retrieved = rows.y_true, rows.y_score > -np.inf
-    relevant = y > level - 1
-
-    def count(mask):
-        return np.bincount(row, weights=mask, minlength=lengths.shape[0]).astype(
-            np.int64
-        )
-
-    return dict(
-        zip(
-            TREC_EVAL_COUNTS,
-            (
-                count(retrieved),
-                count(relevant),
-                count(relevant & retrieved),
-                count(~relevant & (y >= 0) & retrieved),
-            ),
-        )
-    )
 
 
 def _relstrings(rows, length):
@@ -782,7 +766,7 @@ def _to_zscores(path, columns, qids, values):
     new_columns, new_values = [], []
     for c, v in zip(columns, values, strict=True):
         if c.kind not in ("metric", "from_counts", "count", "gm"):
-            if c.label == "num_q":  # printed as trec_eval prints it then
+            if "num_q" in (c.label, c.count):  # printed as trec_eval prints it
                 c = dataclasses.replace(c, z=True)
             new_columns.append(c)
             new_values.append(v)
@@ -835,7 +819,7 @@ def _line(column, qid, value):
         return f"Z{column.label:<22}\t{qid}\t{value:6.4f}\n"
     if column.kind == "relstring":
         text = f"'{value}'"
-    elif column.kind == "count" or column.label == "num_q":
+    elif column.kind == "count" or "num_q" in (column.label, column.count):
         text = f"{int(value)}"
     elif column.label == "runid":
         text = value
@@ -876,7 +860,7 @@ def _summary(column, v, rows, args):
     if column.label == "runid":
         return rows.runid
     n = len(rows.qids)
-    if column.label == "num_q":
+    if "num_q" in (column.label, column.count):
         return n
     if column.kind == "count" and column.z:
         return _sum_in_order(v)

@@ -23,6 +23,7 @@ the queries it evaluates).
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import os
 from collections.abc import Mapping
@@ -32,6 +33,7 @@ import numpy as np
 
 from .._core import _kernel
 from .._core.validation import check_bool
+from .frames import is_table, long_columns
 from .lists import check_finite, to_matrices
 
 
@@ -280,52 +282,10 @@ def _check_mapping(source, name, what):
             check_finite(value, f"{name}[{qid!r}][{docno!r}]", what)
 
 
-class _Intern:
-    """Query ids and docnos -> integer ids, for dict inputs (and files read
-    beside them)."""
-
-    def __init__(self, qids=(), docs=()):
-        self.qids = {q: i for i, q in enumerate(qids)}
-        self.docs = {d: i for i, d in enumerate(docs)}
-
-    def entries(self, mapping, value):
-        q_ids, d_ids, values = [], [], []
-        qids, docs = self.qids, self.docs
-        for qid, items in mapping.items():
-            q = qids.setdefault(qid, len(qids))
-            for docno, v in items.items():
-                q_ids.append(q)
-                d_ids.append(docs.setdefault(docno, len(docs)))
-                values.append(v)
-        out = {
-            "qid": np.array(q_ids, dtype=np.int64),
-            "doc": np.array(d_ids, dtype=np.int64),
-        }
-        out[value] = np.array(values, dtype=np.float64 if value == "score" else None)
-        if value == "grade" and out[value].dtype.kind not in "iu":
-            out[value] = out[value].astype(np.float64)
-        if value == "grade" and out[value].dtype.kind == "u":
-            out[value] = out[value].astype(np.int64)
-        return out
-
-    @staticmethod
-    def ranks(strings):
-        order = sorted(range(len(strings)), key=strings.__getitem__)
-        rank = np.empty(len(strings), dtype=np.int64)
-        rank[order] = np.arange(len(strings))
-        return rank
-
-
-def _entries(qrels, run):
+def _entries(qrels, run, columns=None):
     """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
-    files = {
-        name: src for name, src in (("qrels", qrels), ("run", run)) if _is_file(src)
-    }
-    for name, src, what in (("qrels", qrels, "relevance grade"), ("run", run, "score")):
-        if name not in files:
-            _check_mapping(src, name, what)
-    if len(files) == 2:  # both files: shared tables straight from the parser
-        parsed = _parse(**files)
+    if _is_file(qrels) and _is_file(run):  # shared tables straight from the parser
+        parsed = _parse(qrels=qrels, run=run)
         return (
             parsed.qrels,
             parsed.run,
@@ -334,15 +294,124 @@ def _entries(qrels, run):
             parsed.doc_rank,
             parsed.run["tag"],
         )
-    intern, parsed = _Intern(), None
-    if files:
-        parsed = _parse(**files)
-        intern = _Intern(parsed.qids.all(), parsed.docs.all())
-    q_entries = parsed.qrels if "qrels" in files else intern.entries(qrels, "grade")
-    r_entries = parsed.run if "run" in files else intern.entries(run, "score")
-    qids, docs = list(intern.qids), list(intern.docs)
-    runid = r_entries.get("tag", "")
-    return q_entries, r_entries, qids, intern.ranks(qids), intern.ranks(docs), runid
+    return _table_entries(qrels, run, columns)
+
+
+def _dict_entries(source, kind):
+    """``(query ids, entries per query, doc ids, values)`` of a dict of
+    dicts, flattened by C-level iteration; any bad entry is reported by
+    :func:`_check_mapping`."""
+    what = "relevance grade" if kind == "qrels" else "score"
+    if not isinstance(source, Mapping):
+        _check_mapping(source, kind, what)  # raises
+    inner = list(source.values())
+    try:
+        lengths = list(map(len, inner))
+        docs = list(itertools.chain.from_iterable(inner))
+        values = np.array(
+            list(itertools.chain.from_iterable(d.values() for d in inner))
+        )
+        key_types = set(map(type, source)) | set(map(type, docs))
+    except (TypeError, AttributeError):
+        _check_mapping(source, kind, what)  # raises
+        raise
+    if (
+        not all(isinstance(d, Mapping) for d in inner)
+        or not key_types <= {str}
+        or values.dtype.kind not in "biuf"
+        or values.ndim != 1
+        or (values.dtype.kind == "f" and not np.all(np.isfinite(values)))
+    ):
+        _check_mapping(source, kind, what)  # raises with the entry's name
+    if kind == "run" or values.dtype.kind not in "iu":
+        values = values.astype(np.float64)
+    elif values.dtype.kind == "u":
+        values = values.astype(np.int64)
+    return list(source), lengths, docs, values
+
+
+def _coded(items):
+    """Hashable ids -> (distinct ids in first-seen order, int64 code of each
+    item): one hash lookup per item, in C."""
+    index = dict.fromkeys(items)
+    distinct = list(index)
+    for i, key in enumerate(distinct):
+        index[key] = i
+    codes = np.fromiter(map(index.__getitem__, items), np.int64, count=len(items))
+    return distinct, codes
+
+
+def _id_entries(source, kind, columns):
+    """``(query ids, their codes, doc ids, their codes, values, runid,
+    may_repeat)`` of any source: the distinct ids and one code per entry."""
+    value = "grade" if kind == "qrels" else "score"
+    if _is_file(source):
+        parsed = _parse(**{kind: source})
+        entries = getattr(parsed, kind)
+        runid = entries.get("tag", "") if kind == "run" else ""
+        return (
+            parsed.qids.all(),
+            entries["qid"],
+            parsed.docs.all(),
+            entries["doc"],
+            entries[value],
+            runid,
+            False,  # the parser refuses duplicates
+        )
+    if not is_table(source, columns):
+        qids, lengths, docs, values = _dict_entries(source, kind)
+        q_codes = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
+        return (qids, q_codes, *_coded(docs), values, "", False)
+    q, d, v = long_columns(source, kind, columns)
+    q, d = (x if isinstance(x, tuple) else _coded(x.tolist()) for x in (q, d))
+    return (*q, *d, v, "", True)
+
+
+def _merge(distinct_a, distinct_b):
+    """The sorted id strings of both sides, and each side's distinct ids'
+    positions among them (``7`` and ``"7"`` are one id)."""
+    names, merged = np.unique(
+        np.array([str(i) for i in [*distinct_a, *distinct_b]] + [""], dtype=str)[:-1],
+        return_inverse=True,
+    )
+    merged = merged.astype(np.int64)
+    return names, merged[: len(distinct_a)], merged[len(distinct_a) :]
+
+
+def _table_entries(qrels, run, columns):
+    """:func:`_entries` where a source is not a file: dicts of dicts, tables,
+    iterables of rows (a file beside them read on its own)."""
+    jq, jq_codes, jd, jd_codes, jg, _, j_repeats = _id_entries(qrels, "qrels", columns)
+    rq, rq_codes, rd, rd_codes, rs, runid, r_repeats = _id_entries(run, "run", columns)
+    qids, jq_at, rq_at = _merge(jq, rq)
+    docs, jd_at, rd_at = _merge(jd, rd)
+    q_entries = {"qid": jq_at[jq_codes], "doc": jd_at[jd_codes], "grade": jg}
+    r_entries = {"qid": rq_at[rq_codes], "doc": rd_at[rd_codes], "score": rs}
+    for kind, entries, may_repeat in (
+        ("qrels", q_entries, j_repeats),
+        ("run", r_entries, r_repeats),
+    ):
+        if not may_repeat:
+            continue
+        key = entries["qid"] * max(docs.shape[0], 1) + entries["doc"]
+        order = np.argsort(key, kind="stable")
+        repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
+        if repeat.shape[0]:
+            i = order[repeat[0] + 1]
+            what = "judged" if kind == "qrels" else "listed"
+            raise ValueError(
+                f"{kind}: document {str(docs[entries['doc'][i]])!r} is {what} "
+                f"twice for query {str(qids[entries['qid'][i]])!r} (row {i})."
+            )
+    ranks = np.arange(qids.shape[0], dtype=np.int64)  # np.unique sorts them
+    return (
+        q_entries,
+        r_entries,
+        qids.tolist(),
+        ranks,
+        np.arange(docs.shape[0], dtype=np.int64),
+        runid,
+    )
 
 
 @dataclass
@@ -387,13 +456,15 @@ def trec_rows(
     run,
     *,
     complete=False,
-    mark_unjudged=False,
+    mark_unjudged=True,
     max_retrieved=None,
     judged_only=False,
+    columns=None,
 ):
     """Join a run with its judgments, one segment per query, never padded.
 
-    Parameters are those of :func:`from_trec`, and trec_eval's ``-M`` and
+    Parameters are those of :func:`from_trec` (``columns``: of
+    :func:`~sklearn_rankk.from_qrels_and_run`), and trec_eval's ``-M`` and
     ``-J``: ``max_retrieved`` keeps the first documents of each query's
     ranking in trec_eval's order (score descending, tied ones by docno
     descending), the others counting as not retrieved; ``judged_only``
@@ -412,7 +483,9 @@ def trec_rows(
         raise ValueError(
             f"max_retrieved must be None or an integer >= 0; got {max_retrieved!r}."
         )
-    q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(qrels, run)
+    q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(
+        qrels, run, columns
+    )
     jq, jd, jg = q_entries["qid"], q_entries["doc"], q_entries["grade"]
     rq, rd, rs = r_entries["qid"], r_entries["doc"], r_entries["score"]
     del q_entries, r_entries  # their line numbers are not needed here
@@ -547,7 +620,7 @@ def from_trec(
     run,
     *,
     complete=False,
-    mark_unjudged=False,
+    mark_unjudged=True,
     max_retrieved=None,
     judged_only=False,
 ):
@@ -566,18 +639,18 @@ def from_trec(
         have judgments, as trec_eval evaluates them. ``True`` (trec_eval's
         ``-c``): every query of the qrels; one missing from the run is a row
         that retrieved nothing, so it scores 0 on every metric.
-    mark_unjudged : bool, default=False
-        Whether to tell judged documents from unjudged ones, for the measures
-        that need it (:func:`bpref_score`,
-        :func:`inferred_average_precision_score`,
-        :func:`unjudged_fraction_at_k`). ``False``: a retrieved document
-        absent from the qrels has grade 0, like a judged non-relevant one,
-        and judged documents of grade 0 or less that the run lacks are left
-        out. ``True``: as trec_eval sees them, a retrieved document absent
-        from the qrels has grade -1 (never pooled), a negative qrels grade
-        becomes -2 (pooled but not judged), and every judged document the
-        run lacks is a column (score ``-inf``). The other metrics give the
-        same values either way.
+    mark_unjudged : bool, default=True
+        Whether to tell judged documents from unjudged ones, as trec_eval
+        does. ``True``: a retrieved document absent from the qrels has grade
+        -1 (never pooled), a negative qrels grade becomes -2 (pooled but not
+        judged), and every judged document the run lacks is a column (score
+        ``-inf``): bpref, infAP, the unjudged fraction and fall-out give
+        trec_eval's values. ``False`` (the default before 0.1.0): a
+        retrieved document absent from the qrels has grade 0, like a judged
+        non-relevant one, and judged documents of grade 0 or less that the
+        run lacks are left out; those four measures then read every
+        unjudged document as judged non-relevant. The other metrics give
+        the same values either way.
     max_retrieved : int or None, default=None
         Only the first ``max_retrieved`` documents of each query's ranking
         count as retrieved (trec_eval's ``-M``), in trec_eval's order (score
@@ -592,10 +665,11 @@ def from_trec(
     Returns
     -------
     y_true : ndarray of shape (n_queries, n_columns)
-        The grades (0 for unjudged documents), in the smallest integer dtype
-        holding them. Negative grades (trec_eval's pool documents left
-        unjudged) are kept: binary metrics treat them as non-relevant and
-        graded metrics give them no gain, as trec_eval does.
+        The grades (-1 for unjudged documents and padding; 0 with
+        ``mark_unjudged=False``), in the smallest integer dtype holding
+        them. Negative grades are not judged: binary metrics treat them as
+        non-relevant and graded metrics give them no gain, as trec_eval
+        does.
     y_score : ndarray of shape (n_queries, n_columns), float64
         The run's scores; ``-inf`` for judged relevant documents that the run
         did not retrieve and for padding.
@@ -611,13 +685,11 @@ def from_trec(
     Notes
     -----
     Columns of a row: the retrieved documents by score descending, tied
-    documents by docno ascending, then the judged documents of
-    positive grade the run lacks, then padding to the widest row (score
-    ``-inf``, relevance 0), which changes no metric at a non-negative
-    ``relevance_threshold`` (a negative one would count the padding as
-    relevant). Judged documents of
-    grade 0 or less that the run lacks are left out: they are neither ranked
-    nor relevant. With relevance level ``L`` of trec_eval's ``-l``, pass
+    documents by docno ascending, then the judged documents the run lacks
+    (with ``mark_unjudged=False``: those of positive grade), then padding
+    to the widest row (score ``-inf``, relevance -1, or 0 without marking),
+    which changes no metric at a non-negative ``relevance_threshold``.
+    With relevance level ``L`` of trec_eval's ``-l``, pass
     ``relevance_threshold=L - 1`` to the binary metrics.
 
     Ties: with ``ignore_ties=True`` the metrics rank tied documents the later
@@ -637,11 +709,14 @@ def from_trec(
     >>> qids
     ['q1', 'q2']
     >>> y_true
-    array([[1, 0, 0, 1],
-           [0, 1, 0, 0]], dtype=int8)
+    array([[ 1,  0, -1,  1],
+           [-1,  1, -1, -1]], dtype=int8)
     >>> y_score
     array([[ 0.5,  0.5,  0.1, -inf],
            [ 0.9, -inf, -inf, -inf]])
+
+    d3 and d4 are unjudged (-1); d9 and d5, judged relevant, were not
+    retrieved (``-inf``).
 
     trec_eval puts d2 before d1 (tied scores, docno descending), as
     ``ignore_ties=True`` does (the later column first):
