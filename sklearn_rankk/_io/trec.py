@@ -727,13 +727,13 @@ def from_trec(
     array([0.5, 0. ])
 
     Only the first document of each ranking, as ``trec_eval -M 1``: d2 of
-    q1 (d1, tied with it, comes after it), then the relevant documents not
+    q1 (d1, tied with it, comes after it), then the judged documents not
     retrieved:
 
     >>> y_true, y_score, _ = from_trec(qrels, run, max_retrieved=1)
     >>> y_true
-    array([[0, 1, 1],
-           [0, 1, 0]], dtype=int8)
+    array([[ 0,  1,  1],
+           [-1,  1, -1]], dtype=int8)
     >>> y_score
     array([[ 0.5, -inf, -inf],
            [ 0.9, -inf, -inf]])
