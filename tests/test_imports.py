@@ -4,6 +4,7 @@ imported on first use and stay what they were (sklearn's warning class)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import warnings
@@ -152,3 +153,25 @@ def test_large_input_threads_load_no_heavy_module():
         "sklearn_rankk.precision_at_k_score(y, s, k=5)"
     )
     assert _loaded_after(code) == "[]"
+
+
+def test_an_unbuilt_source_tree_says_so(tmp_path):
+    # The package's Python files without the compiled kernel, as in a clone
+    # after `pip install .` (which builds elsewhere): the import names the
+    # cause and the two ways out, not "cannot import name '_kernel'".
+    source = Path(sklearn_rankk.__file__).parent
+    shutil.copytree(
+        source,
+        tmp_path / "sklearn_rankk",
+        ignore=shutil.ignore_patterns("*.so", "*.pyd"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", "import sklearn_rankk"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "compiled kernel is missing" in last
+    assert "pip install -e ." in last
