@@ -336,9 +336,9 @@ def test_a_loss_is_better_when_lower():
     )
     assert res.greater_is_better == {"fall_out@5": False, "precision@5": True}
     wins, ties, losses = res.win_tie_loss["fall_out@5", "s0", "s1"]
-    fo = res.per_query["fall_out@5"]
-    assert wins == np.count_nonzero(fo["s0"] < fo["s1"])
-    assert losses == np.count_nonzero(fo["s0"] > fo["s1"])
+    fall_out = res.per_query["fall_out@5"]
+    assert wins == np.count_nonzero(fall_out["s0"] < fall_out["s1"])
+    assert losses == np.count_nonzero(fall_out["s0"] > fall_out["s1"])
     # s0 is much better: a lower fall-out and a higher precision, both "+".
     assert res[("fall_out@5", "s0", "s1")].difference < 0
     assert res._markers("fall_out@5", "s0") == "+"
