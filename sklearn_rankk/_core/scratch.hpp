@@ -46,6 +46,9 @@ struct Scratch {
     std::vector<int64_t> hj, tj, tied_out, group;
     std::vector<std::pair<double, int64_t>> cand;
     std::vector<double> prev;
+    // the radix sort of a whole row: keys, columns, digit counts
+    std::vector<uint64_t> rkey, rkey2;
+    std::vector<int64_t> rcol, rcol2, rcount;
     // the tie groups of the ranked items: the first rank of each, and the
     // end of the last (see TieGroups)
     std::vector<int64_t> bounds;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <utility>
@@ -258,6 +259,64 @@ void order_top(Cand *c, int64_t K, int64_t D, const Cmp &better) {
     std::partition(mid, c + K, [last](const Cand &x) { return x.first != last; });
 }
 
+/* A whole row's columns in rank order into sc.rcol: an LSD radix
+ * sort on the scores' bits, 8 bits a pass, a pass skipped where every key
+ * shares its digit. Rank order is a total order (score descending, then the
+ * column: lower first, or with LATER later first), so any sort gives the
+ * same ranking; this one reads the row a few times instead of O(m log m)
+ * comparisons. NaN scores rank as -inf (and set nan); -0.0 ties with 0.0. */
+constexpr int64_t RADIX_MIN = 256;
+
+// Unsigned order of the keys = descending order of the scores.
+inline uint64_t descending_key(double v) {
+    v += 0.0;  // -0.0 -> 0.0
+    uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    b = (b >> 63) ? ~b : (b | 0x8000000000000000ull);  // ascending
+    return ~b;
+}
+
+template <class S, bool LATER>
+void radix_rank(const S *s, int64_t m, Scratch &sc, bool &nan) {
+    auto &key = sc.rkey, &key2 = sc.rkey2;
+    auto &col = sc.rcol, &col2 = sc.rcol2;
+    key.resize(m);
+    key2.resize(m);
+    col.resize(m);
+    col2.resize(m);
+    auto &count = sc.rcount;
+    count.assign(8 * 256, 0);
+    int bad = 0;
+    // Columns in tie order: a stable sort keeps it among equal keys.
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t j = LATER ? m - 1 - i : i;
+        double v = (double)s[j];
+        bad |= v != v;
+        const uint64_t k = v != v ? descending_key(-INFINITY) : descending_key(v);
+        key[i] = k;
+        col[i] = j;
+        for (int d = 0; d < 8; ++d) ++count[d * 256 + ((k >> (8 * d)) & 255)];
+    }
+    if (bad) nan = true;
+    for (int d = 0; d < 8; ++d) {
+        int64_t *c = &count[d * 256];
+        if (c[(key[0] >> (8 * d)) & 255] == m) continue;  // one digit: nothing to do
+        int64_t at = 0;
+        for (int b = 0; b < 256; ++b) {
+            const int64_t n = c[b];
+            c[b] = at;
+            at += n;
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t to = c[(key[i] >> (8 * d)) & 255]++;
+            key2[to] = key[i];
+            col2[to] = col[i];
+        }
+        key.swap(key2);
+        col.swap(col2);
+    }
+}
+
 /* The best K items of the row s[0..m) into ov/oj, ranks [0, D) in rank
  * order (the rest as order_top leaves them; D >= K: all) (score
  * descending; among equal scores the lower column first, or with LATER the
@@ -363,6 +422,24 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         if (LATER) return 0;
         for (size_t c = K; c < cand.size(); ++c)
             if (cand[c].first == ov[K - 1]) sc.tied_out.push_back(cand[c].second);
+        return (int64_t)sc.tied_out.size();
+    }
+    // Every rank read in order (D >= K) on a long row: a radix sort of the
+    // whole row, of which the first K are kept.
+    if (D >= K && m >= RADIX_MIN) {
+        radix_rank<S, LATER>(s, m, sc, nan);
+        const int64_t *order = sc.rcol.data();
+        for (int64_t p = 0; p < K; ++p) {
+            const double v = (double)s[order[p]];
+            ov[p] = v != v ? -INFINITY : v;
+            oj[p] = order[p];
+        }
+        if (LATER) return 0;
+        for (int64_t p = K; p < m; ++p) {  // the tied items left out follow
+            const double v = (double)s[order[p]];
+            if ((v != v ? -INFINITY : v) != ov[K - 1]) break;
+            sc.tied_out.push_back(order[p]);
+        }
         return (int64_t)sc.tied_out.size();
     }
     // K is a large fraction of the row: select, then sort the first K.
