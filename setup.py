@@ -16,6 +16,7 @@ cannot. The environment variable ``SKLEARN_RANKK_OPENMP`` decides:
 """
 
 import contextlib
+import glob
 import os
 import shutil
 import sys
@@ -191,13 +192,8 @@ extensions = [
         "sklearn_rankk._core._kernel",
         ["sklearn_rankk/_core/_kernel.pyx"],
         include_dirs=["sklearn_rankk/_core"],
-        depends=[
-            "sklearn_rankk/_core/kernel.hpp",
-            "sklearn_rankk/_core/gain_measures.hpp",
-            "sklearn_rankk/_core/trec.hpp",
-            "sklearn_rankk/_core/_simd.h",
-            "sklearn_rankk/_core/_portable.h",
-        ],
+        # Every header of the kernel (a change to any rebuilds it).
+        depends=sorted(glob.glob("sklearn_rankk/_core/*.h*")),
         language="c++",
     )
 ]

@@ -1,7 +1,8 @@
 """All speed and memory benchmarks, side by side with the peers, in one run.
 
 Run: ``python benchmarks/run.py`` (``--quick`` for a smoke run on small
-sizes; ``--repeats N``; ``--in-memory`` for W1-W3 only). Prints Markdown
+sizes; ``--repeats N``; ``--in-memory`` for W1-W4 only; ``--only W4,heavy``
+for some sections; ``--metrics a,b`` for some metrics). Prints Markdown
 tables: medians over repeats, each as a ratio to the floor F of its
 workload, measured in the same run, and next to the peers.
 
@@ -14,6 +15,11 @@ In-memory workloads (fixed seeds):
 * W1: 10,000 x 1,000 float64 scores, ~3% relevant (dense int64 0/1), k=10.
 * W2: 2,000 x 50,000 float32 scores, CSR relevance (~20 a row), k=20.
 * W3: W1's scores rounded to one decimal (heavy ties), grades 0..4, k=10.
+* W4: W3's scores with grades 0..4 drawn for 10% of the items (about 80
+  relevant a row, inside tie groups of about 100), k=10.
+* Heavy ties: one row whose items all tie (1,000, 3,000 and 10,000 items,
+  100 of them relevant with grades 1..4), every metric once; a metric that
+  took over 5 s on a row is not run on the longer ones.
 * W5: 10,000 samples x 100 classes, 1-D class labels, k=5 (hit@k against
   ``top_k_accuracy_score``).
 
@@ -74,6 +80,16 @@ def workloads(quick):
     rng = np.random.default_rng(3)
     graded = rng.integers(0, 5, size=(n, 1_000)) * binary
     yield "W3", "W1 rounded to 0.1 (ties), grades 0-4", graded, np.round(scores, 1), 10
+    rng = np.random.default_rng(4)
+    drawn = rng.random((n, 1_000)) < 0.1
+    dense = rng.integers(0, 5, size=(n, 1_000)) * drawn
+    yield (
+        "W4",
+        "W3's scores, grades 0-4 for 10% of items",
+        dense,
+        np.round(scores, 1),
+        10,
+    )
 
 
 def floor(y_true, y_score):
@@ -140,10 +156,12 @@ def report(y_true, y_score, k, **kwargs):
     return rk.ranking_report(y_true, y_score, k=k, zero_division=0.0, **kwargs)
 
 
-def in_memory(name, title, y_true, y_score, k, repeats):
+def in_memory(name, title, y_true, y_score, k, repeats, metrics=None):
     """One workload's table."""
     rows = {"floor F (numpy read of the inputs)": (1, lambda: floor(y_true, y_score))}
     for metric, info in METRICS.items():
+        if metrics and metric not in metrics:
+            continue
         function = getattr(rk, info.function_name)
         kw = {"k": k} if info.needs_k else {}
         rows[f"{metric} alone"] = (
@@ -197,7 +215,7 @@ def in_memory(name, title, y_true, y_score, k, repeats):
         slow = label.startswith(("ranx", "pytrec", "sklearn"))
         times[label] = median_time(func, min(repeats, 3) if slow else repeats, threads)
     base = times["floor F (numpy read of the inputs)"]
-    ours = times["ndcg alone"]
+    ours = times.get("ndcg alone")
     print(f"\n## {name}: {title}, k={k}\n")
     print("| what | median (ms) | / F | sklearn ndcg_score / this |")
     print("|---|---:|---:|---:|")
@@ -205,11 +223,41 @@ def in_memory(name, title, y_true, y_score, k, repeats):
     for label, t in times.items():
         speed = f"{sk / t:.1f}" if sk else "n/a"
         print(f"| {label} | {t * 1e3:.1f} | {t / base:.2f} | {speed} |")
-    if sk:
+    if sk and ours:
         print(
             f"\nnDCG@{k}, ties averaged: {sk / ours:.0f}x faster than sklearn "
             f"ndcg_score (one thread)."
         )
+
+
+def heavy_ties(quick, metrics=None, budget=5.0):
+    """One row whose items all tie: every metric once, on longer and longer rows."""
+    sizes = (1_000, 3_000) if quick else (1_000, 3_000, 10_000)
+    slow = {}
+    print("\n## Heavy ties: one row, every item tied, 100 relevant (grades 1-4)\n")
+    print("| metric | " + " | ".join(f"{n:,} items (ms)" for n in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    cells = {metric: [] for metric in METRICS if not metrics or metric in metrics}
+    for n in sizes:
+        rng = np.random.default_rng(6)
+        y_true = np.zeros((1, n), dtype=np.int64)
+        y_true[0, rng.choice(n, 100, replace=False)] = rng.integers(1, 5, 100)
+        y_score = np.zeros((1, n))
+        for metric in cells:
+            if metric in slow:
+                cells[metric].append(f"skipped (> {budget:.0f} s at {slow[metric]:,})")
+                continue
+            info = METRICS[metric]
+            function = getattr(rk, info.function_name)
+            kw = {"k": 10} if info.needs_k else {}
+            t0 = time.perf_counter()
+            function(y_true, y_score, zero_division=0.0, **kw)
+            t = time.perf_counter() - t0
+            cells[metric].append(f"{t * 1e3:.1f}")
+            if t > budget:
+                slow[metric] = n
+    for metric, row in cells.items():
+        print(f"| {metric} | " + " | ".join(row) + " |")
 
 
 def labels_workload(repeats, quick):
@@ -407,20 +455,37 @@ def main():
     parser.add_argument(
         "--in-memory",
         action="store_true",
-        help="only the in-memory workloads W1-W3 (no W5, memory or TREC files)",
+        help="only the in-memory workloads W1-W4 (no heavy ties, W5, memory or "
+        "TREC files)",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated sections to run: W1..W5, heavy, qid, trec",
+    )
+    parser.add_argument(
+        "--metrics", default="", help="comma-separated metrics (default: all)"
     )
     args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    metrics = set(filter(None, args.metrics.split(","))) or None
     print(
         f"sklearn_rankk {rk.__version__}, numpy {np.__version__}, "
         f"{os.cpu_count()} CPUs; one thread unless said otherwise."
     )
     for name, title, y_true, y_score, k in workloads(args.quick):
-        in_memory(name, title, y_true, y_score, k, args.repeats)
+        if not only or name in only:
+            in_memory(name, title, y_true, y_score, k, args.repeats, metrics)
     if args.in_memory:
         return
-    labels_workload(args.repeats, args.quick)
-    qid_memory(args.quick)
-    trec(args.quick, max(1, args.repeats // 2))
+    if not only or "heavy" in only:
+        heavy_ties(args.quick, metrics)
+    if not only or "W5" in only:
+        labels_workload(args.repeats, args.quick)
+    if not only or "qid" in only:
+        qid_memory(args.quick)
+    if not only or "trec" in only:
+        trec(args.quick, max(1, args.repeats // 2))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ The GIL is released; rows are spread over OpenMP threads when the extension
 is built with OpenMP.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.string cimport string
@@ -24,7 +24,65 @@ from libcpp.vector cimport vector
 
 import numpy as np
 
-cdef extern from "kernel.hpp" namespace "rankk" nogil:
+cdef extern from "request.hpp" namespace "rankk" nogil:
+    # The codes, defined in request.hpp only: each enum is a Python IntEnum
+    # here, and its members module constants (below).
+    cpdef enum Formula:
+        PRECISION
+        RECALL
+        F1
+        HIT
+        RECIPROCAL_RANK
+        AVERAGE_PRECISION
+        DCG
+        NDCG
+        FBETA
+        RELATIVE_PRECISION
+        SET_AVERAGE_PRECISION
+        IPREC
+        ELEVEN_PT
+        BPREF
+        INFERRED_AP
+        UNJUDGED
+        RBP_RESIDUAL
+        RBP
+        RNDCG
+        BING
+        UTILITY
+        NDCG_REL
+        G_GAIN
+        ERR
+        FALL_OUT
+
+    cpdef enum FormulaReads:
+        READS_ORDER
+        SET_SUM
+        READS_IDEAL
+        READS_JUDGED
+
+    cpdef enum Denominator:
+        DEN_RELEVANT
+        DEN_MIN
+        DEN_RETRIEVED
+
+    cpdef enum KCode:
+        K_WHOLE
+        K_NREL
+        K_NRET
+
+    cpdef enum Ties:
+        TIES_EXACT
+        TIES_LATER_FIRST
+
+    cpdef enum RowFlag:
+        FLAG_NAN_SCORE
+        FLAG_NAN_REL
+        FLAG_INF_REL
+        FLAG_EXP_OVERFLOW
+        FLAG_NO_MEMORY
+
+    uint32_t formula_reads(int32_t formula)
+
     cdef struct Request:
         int32_t formula
         int32_t denominator
@@ -55,6 +113,7 @@ cdef extern from "kernel.hpp" namespace "rankk" nogil:
         int32_t n_threads
         int64_t out_stride
 
+cdef extern from "kernel.hpp" namespace "rankk" nogil:
     void c_evaluate_aligned "rankk::evaluate_aligned_any"(
         int32_t score_type, int32_t rel_type, const void* scores, const void* y,
         const int64_t* offsets, int64_t m, int64_t n_rows, const Plan& plan,
@@ -100,53 +159,10 @@ cdef extern from "_portable.h" nogil:
     int rankk_openmp_enabled()
     const char* rankk_compiler()
 
-# Formula codes (kernel.hpp's Formula).
-PRECISION = 0
-RECALL = 1
-F1 = 2
-HIT = 3
-RECIPROCAL_RANK = 4
-AVERAGE_PRECISION = 5
-DCG = 6
-NDCG = 7
-FBETA = 8
-RELATIVE_PRECISION = 9
-SET_AVERAGE_PRECISION = 10
-IPREC = 30
-ELEVEN_PT = 31
-# Measures that read judgments (negative grades: not judged).
-BPREF = 60
-INFERRED_AP = 61
-UNJUDGED = 62
-RBP_RESIDUAL = 63
-# trec_eval's gain measures and utility (gain_measures.hpp).
-RBP = 40
-RNDCG = 41
-BING = 42
-UTILITY = 43
-NDCG_REL = 44
-G_GAIN = 45
-_READS_IDEAL = (NDCG, RBP, RNDCG, NDCG_REL, G_GAIN)
-# Peers' measures, numbered apart from trec_eval's.
-ERR = 20
-FALL_OUT = 21
-# Request.k codes.
-K_WHOLE = 0
-K_NREL = -1
-K_NRET = -2
-# Denominators of AP.
-DEN_RELEVANT = 0
-DEN_MIN = 1
-DEN_RETRIEVED = 2
-# Tie modes.
-TIES_EXACT = 0
-TIES_LATER_FIRST = 1
-# Row flags.
-FLAG_NAN_SCORE = 1
-FLAG_NAN_REL = 2
-FLAG_INF_REL = 4
-FLAG_EXP_OVERFLOW = 16
-FLAG_NO_MEMORY = 128
+# The codes as module constants (plain ints): _kernel.NDCG, _kernel.K_NREL, ...
+for _codes in (Formula, FormulaReads, Denominator, KCode, Ties, RowFlag):
+    globals().update({_name: int(_code) for _name, _code in _codes.__members__.items()})
+del _codes
 
 _SCORE_TYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1}
 _REL_TYPES = {
@@ -174,7 +190,7 @@ def compiler():
 
 
 cdef vector[Request] _requests(requests) except *:
-    """Requests from a structured array with the fields of kernel.hpp's Request."""
+    """Requests from a structured array with the fields of request.hpp's Request."""
     cdef vector[Request] out
     cdef Request r
     for row in requests:
@@ -211,10 +227,10 @@ cdef Plan _plan(const vector[Request]& req, int ties, double threshold, int n_th
     plan.any_exponential = 0
     plan.want_judged = 0
     for i in range(req.size()):
-        if req[i].formula in (BPREF, INFERRED_AP, UNJUDGED, RBP_RESIDUAL):
+        if formula_reads(req[i].formula) & READS_JUDGED:
             plan.want_judged = 1
         # ERR with max_grade=None reads the row's top grade from the ideal.
-        if req[i].formula in _READS_IDEAL or (
+        if formula_reads(req[i].formula) & READS_IDEAL or (
             req[i].formula == ERR and req[i].max_grade != req[i].max_grade
         ):
             plan.want_ideal = 1
@@ -252,7 +268,7 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
         Segments of the flat arrays; None: ``scores`` is a 2-D matrix.
     m : int
         Items per row of a 2-D matrix (ignored with ``offsets``).
-    requests : structured array with the fields of kernel.hpp's Request
+    requests : structured array with the fields of request.hpp's Request
     n_cols : int
         Output columns.
 

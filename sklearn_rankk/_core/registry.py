@@ -10,8 +10,8 @@ functions and their docstrings, the API docs list and the common tests are
 all read from here. This is the only module that spells a metric's name.
 
 Adding a metric is one :class:`Metric` entry here, its per-row formula in the
-kernel (``_core/kernel.hpp``, a case of ``process_row``) and its oracle in the
-tests.
+kernel (a ``formulas_*.hpp`` header and a case of ``process_row`` in
+``driver.hpp``) and its oracle in the tests.
 """
 
 from __future__ import annotations
@@ -1055,7 +1055,7 @@ _ENTRIES = (
     First row: the unjudged item at rank 3 weighs ``0.5 * 0.5**2`` and the
     ranks past the 4 retrieved ``0.5**4``.""",
     ),
-    # ---- trec_eval's gain measures and utility (gain_measures.hpp) ----
+    # ---- trec_eval's gain measures and utility (formulas_gain.hpp) ----
     Metric(
         name="rbp",
         function_name="rank_biased_precision_score",

@@ -1,6 +1,6 @@
 /* trec_eval's gain measures (rbp, Rndcg, binG, ndcg_rel, G) and its set
- * measure utility, exactly under ties. Included by kernel.hpp before
- * process_row, whose switch calls gain_measure() for their formulas.
+ * measure utility, exactly under ties. The driver's switch calls
+ * gain_measure() for their formulas.
  *
  * Gains: an item's gain is its grade when it is relevant (y > threshold) and
  * positive, else 0, as for DCG. The ideal ranking (sc.ideal_lin) holds the
@@ -9,27 +9,27 @@
  * Every formula but rbp reads the whole retrieved ranking (k = K_NRET): no
  * tie group straddles the cut there, so a group's members are ranks [a, b).
  */
-#ifndef SKLEARN_RANKK_GAIN_MEASURES_HPP
-#define SKLEARN_RANKK_GAIN_MEASURES_HPP
+#ifndef SKLEARN_RANKK_FORMULAS_GAIN_HPP
+#define SKLEARN_RANKK_FORMULAS_GAIN_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "formulas_rank.hpp"
+#include "request.hpp"
+#include "scratch.hpp"
+#include "ties.hpp"
+
+namespace rankk {
 
 // How deep a formula reads the ideal ranking (n_rel: all of it).
 inline int64_t gain_ideal_depth(int32_t formula, int64_t n_rel) {
     if (formula == RBP) return 1;  // its largest grade scales the gains
     if (formula == RNDCG || formula == NDCG_REL || formula == G_GAIN) return n_rel;
     return 0;
-}
-
-// Whether a formula reads the order of the ranks (they must be sorted).
-inline bool gain_reads_order(int32_t formula) {
-    return formula == RBP || formula == RNDCG || formula == BING || formula == NDCG_REL ||
-           formula == G_GAIN;
-}
-
-// The end of the tie group starting at rank a (ranks [a, end) share gstart).
-inline int64_t group_end(const RowView &v, int64_t a) {
-    int64_t b = a + 1;
-    while (b < v.K_eff && v.gstart[b] == v.gstart[a]) ++b;
-    return b;
 }
 
 inline double gain_of(double y, double t) { return (y > t && y > 0.0) ? y : 0.0; }
@@ -40,12 +40,6 @@ inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
     sum = 0.0;
     while (n < K_ideal && sc.ideal_lin[n] > 0.0) sum += sc.ideal_lin[n++];
     return n;
-}
-
-inline double hypergeom(double N, double K, double draws, double x) {
-    // P(x of the `draws` items drawn from N are among the K marked ones).
-    if (x < 0.0 || x > K || draws - x > N - K || x > draws) return 0.0;
-    return std::exp(lchoose(K, x) + lchoose(N - K, draws - x) - lchoose(N, draws));
 }
 
 /* G's expected terms for one tie group at ranks [a, a + n): the sum over its
@@ -163,8 +157,7 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
         // over |R|. In a group of n with r relevant, X non-relevant members
         // above a relevant one are uniform on 0..n-r.
         double total = 0.0, nonrel = 0.0;
-        for (int64_t a = 0; a < K_eff;) {
-            const int64_t b = group_end(v, a);
+        v.groups.each(K_eff, [&](int64_t a, int64_t) {
             const double n = v.ng[a], rg = v.rg[a];
             if (rg > 0.0) {
                 double s = 0.0;
@@ -172,8 +165,7 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
                 total += rg * s / (n - rg + 1.0);
             }
             nonrel += n - rg;
-            a = b;
-        }
+        });
         o[0] = v.n_rel > 0 ? total / (double)v.n_rel : 0.0;
         return v.n_rel == 0;
     }
@@ -216,17 +208,17 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
         // E[pos_i g_j] is E[g_i] for j = i, (P/n) E[g_j] for j in an earlier
         // group and S (P - 1) / (n (n - 1)) in the same group.
         double dcg_before = 0.0, total = 0.0, idcg = 0.0, pos_ret = 0.0;
-        std::vector<double> idcg_at((size_t)depth);
+        std::vector<double> &idcg_at = sc.idcg_at;
+        idcg_at.resize((size_t)depth);
         for (int64_t c = 0; c < depth; ++c) {
             if (c < n_pos) idcg += ideal[c] * disc[c];
             idcg_at[c] = idcg;
         }
-        for (int64_t a = 0; a < K_eff;) {
-            const int64_t b = group_end(v, a);
+        v.groups.each(K_eff, [&](int64_t a, int64_t b) {
             const double n = (double)(b - a);
             double P = 0.0, S = 0.0;
             for (int64_t p = a; p < b; ++p) {
-                const double g = gain_of(sc.grade[p], t);
+                const double g = gain_of(v.grade[p], t);
                 if (g > 0.0) {
                     P += 1.0;
                     S += g;
@@ -242,8 +234,7 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
             }
             dcg_before += dcg_group;
             pos_ret += P;
-            a = b;
-        }
+        });
         total += ((double)n_pos - pos_ret) * dcg_before / idcg;
         o[0] = total > 0.0 ? total / (double)n_pos : 0.0;
         return false;
@@ -251,20 +242,20 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
     // G: sum over items of gain g != 0 of g / log2(2 + C(i) - S(i)), C(i) the
     // sum over ranks <= i of max(ideal gain, 1), S(i) the gains of ranks
     // <= i; over the ideal gains' total.
-    std::vector<double> cost((size_t)std::max<int64_t>(K_eff, 1));
+    std::vector<double> &cost = sc.cost;
+    cost.resize((size_t)std::max<int64_t>(K_eff, 1));
     double cum = 0.0;
     for (int64_t c = 0; c < K_eff; ++c) {
         cum += std::max(c < n_pos ? ideal[c] : 0.0, 1.0);
         cost[c] = cum;
     }
     double total = 0.0, S0 = 0.0;
-    std::vector<double> gains;
-    for (int64_t a = 0; a < K_eff;) {
-        const int64_t b = group_end(v, a);
+    std::vector<double> &gains = sc.gains;
+    v.groups.each(K_eff, [&](int64_t a, int64_t b) {
         gains.clear();
         double sum = 0.0;
         for (int64_t p = a; p < b; ++p) {
-            gains.push_back(gain_of(sc.grade[p], t));
+            gains.push_back(gain_of(v.grade[p], t));
             sum += gains.back();
         }
         int64_t n_positive = 0;
@@ -277,10 +268,11 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
             total += g_group(gains, a, cost.data(), S0);
         }
         S0 += sum;
-        a = b;
-    }
+    });
     o[0] = total / ideal_sum;
     return false;
 }
+
+}  // namespace rankk
 
 #endif

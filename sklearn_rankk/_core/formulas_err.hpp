@@ -1,0 +1,125 @@
+/* Expected reciprocal rank, exact under ties.
+ */
+#ifndef SKLEARN_RANKK_FORMULAS_ERR_HPP
+#define SKLEARN_RANKK_FORMULAS_ERR_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "request.hpp"
+#include "scratch.hpp"
+#include "ties.hpp"
+
+namespace rankk {
+
+/* ERR (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009): the sum over
+ * ranks p of R_p / (p + 1) times the product of (1 - R) over the ranks
+ * before, R = (2**g - 1) / 2**g_max for a relevant grade g > 0, else 0.
+ * Exact under ties: a group of n items starting at rank a puts at offset
+ * o a uniformly random member x after a uniformly random o-subset B of
+ * the others, so its term is T(o) / (a + o + 1) times the product over
+ * the groups before, T(o) = E[R_x prod_B (1 - R)]. One member at a time
+ * (v = 1 - R), on means over subsets (convex combinations: no binomial
+ * coefficients, no overflow):
+ *   M_j(o): mean over o-subsets of the first j members of prod v
+ *   G_j(o): mean over (o+1)-subsets B of sum_{x in B} R_x prod_{B - x} v
+ *   M_j(o) = (j-o)/j M_{j-1}(o) + o/j v_j M_{j-1}(o-1)
+ *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
+ * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
+ * many members of R = 0, over the others only (see below). */
+
+/* ERR of one row into o[0] (o[0..c_end) for a curve). row_top: the row's
+ * largest relevant grade (for max_grade=None); t: the relevance threshold;
+ * members(a, b, straddles, fn): fn(grade) for each member of the tie group at
+ * ranks [a, b), those beyond the cut included. */
+template <class Members>
+void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, double t,
+               bool curve, int64_t c_end, double *o, Members &&members) {
+    const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
+    const double low = std::exp2(-gmax);
+    auto stop = [&](double y) { return (y > t && y > 0.0) ? std::exp2(y - gmax) - low : 0.0; };
+    const int64_t end = std::min(c_end, v.K_eff);
+    double survive = 1.0, err = 0.0;
+    auto &R = sc.err_r, &M = sc.err_m, &G = sc.err_t;
+    v.groups.each(end, [&](int64_t a, int64_t) {
+        const int64_t n = (int64_t)v.ng[a];
+        const int64_t b = std::min(a + n, v.K);  // the group's end
+        if (n == 1) {
+            const double rv = stop(v.grade[a]);
+            err += survive * rv / (double)(a + 1);
+            survive *= 1.0 - rv;
+            if (curve) o[a] = err;
+            return;
+        }
+        R.clear();
+        auto take = [&](double y) {
+            const double rv = stop(y);
+            if (rv > 0.0) R.push_back(rv);
+        };
+        members(a, b, n > b - a, take);
+        const int64_t lim = std::min(n, end - a);  // offsets read
+        const int64_t q = (int64_t)R.size(), z = n - q;
+        // M and G over the members R, then count - q members of R = 0,
+        // at offsets < width.
+        auto recur = [&](int64_t count, int64_t width) {
+            M.assign(width, 0.0);
+            G.assign(width, 0.0);
+            M[0] = 1.0;
+            for (int64_t j = 1; j <= count; ++j) {
+                const double rj = j <= q ? R[j - 1] : 0.0, vj = 1.0 - rj, dj = (double)j;
+                for (int64_t x = std::min(j, width - 1); x >= 0; --x) {
+                    const double xd = (double)x;
+                    if (x <= j - 1)
+                        G[x] = (dj - xd - 1.0) / dj * G[x] +
+                               (xd + 1.0) / dj * (rj * M[x] + (x > 0 ? vj * G[x - 1] : 0.0));
+                    if (x >= 1) M[x] = (dj - xd) / dj * M[x] + xd / dj * vj * M[x - 1];
+                }
+            }
+        };
+        const double *T = nullptr;  // T[x] (x + 1): G of the whole group
+        if (q > 0 && z < 32) {
+            recur(n, lim);
+            T = G.data();
+        } else if (q > 0) {
+            /* Many members of R = 0 (a constant ranker's row): the
+             * recurrence over the q others only, then each (x+1)-subset
+             * of the group mixed over the number j of those q it holds,
+             * hypergeometric P_x(j) = C(q, j) C(z, x+1-j) / C(n, x+1):
+             * O(q min(q, k - a) + q (k - a)) instead of O(n (k - a)). */
+            recur(q, std::min(q, lim));
+            M.assign(lim, 0.0);  // M now holds G of the whole group
+            double p1 = (double)q / (double)n;  // P_x(1) while x < z
+            for (int64_t x = 0; x < lim; ++x) {
+                int64_t j = std::max<int64_t>(1, x + 1 - z);
+                const int64_t hi = std::min<int64_t>(q, x + 1);
+                double p = j == 1 ? p1
+                                  : hypergeom((double)n, (double)q, (double)(x + 1), (double)j);
+                double g = 0.0;
+                for (; j <= hi; ++j) {
+                    g += p * G[j - 1];
+                    p *= (double)(q - j) / (double)(j + 1) * (double)(x + 1 - j) /
+                         (double)(z - x + j);
+                }
+                M[x] = g;
+                if (x < z) p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
+                                 (double)(n - x - 1);
+            }
+            T = M.data();
+        }
+        for (int64_t x = 0; x < lim; ++x) {
+            if (T) err += survive * T[x] / (double)(x + 1) / (double)(a + x + 1);
+            if (curve) o[a + x] = err;
+        }
+        for (double rv : R) survive *= 1.0 - rv;
+    });
+    if (curve)
+        for (int64_t c = end; c < c_end; ++c) o[c] = err;
+    else
+        o[0] = err;
+}
+
+}  // namespace rankk
+
+#endif

@@ -1,0 +1,264 @@
+/* Interpolated precision (trec_eval's iprec_at_recall, 11pt_avg), exact
+ * under ties.
+ */
+#ifndef SKLEARN_RANKK_FORMULAS_IPREC_HPP
+#define SKLEARN_RANKK_FORMULAS_IPREC_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "scratch.hpp"
+#include "ties.hpp"
+
+namespace rankk {
+
+/* The interpolated precision at recall point c (c relevant items) of a
+ * ranking: the largest i / rank_i over its relevant items i >= max(c, 1)
+ * (i counts the relevant items down to rank_i), 0 if fewer than c relevant
+ * items are retrieved. trec_eval 10.0's recall point of level x is
+ * lround(x |R|).
+ *
+ * Exact ties. The tie groups are independent: group g (ranks a+1..a+n, r
+ * relevant, c0 relevant items before it) puts its relevant items at a
+ * uniformly random r-subset of its n ranks, so its k-th relevant item
+ * (i = c0 + k) at local position q has precision (c0 + k) / (a + q). The
+ * value is max_g X_g, X_g the largest precision of the counted items of g
+ * (k >= L = max(1, c - c0)), and
+ *   E[max_g X_g] = D + integral over [D, 1] of (1 - prod_g P(X_g < x)) dx,
+ * D the largest value some group always reaches ((c0 + r) / (a + n), its
+ * last relevant item at its last rank; a group with n = 1 or r = n is
+ * constant). P(X_g < x) is the probability that the group's lattice path
+ * keeps every counted item below the line N = x rho: a backward DP over the
+ * (position, relevant count) band of the group, H[k][w] (w = non-relevant
+ * items so far), O(r (n - r)). It is evaluated only at the group's own
+ * support points (c0 + k) / (a + q) where the group can attain its maximum,
+ * in decreasing order, and consecutive points share work: lowering x raises
+ * the bounds of some items only, and only the DP rows below the highest
+ * changed item are computed again. One pass gives every needed L (every
+ * recall level) at once. Worst case O(r^2 (n - r)^2) time and O(r (n - r))
+ * memory per tie group of n items, r of them relevant; O(n) for a ranking
+ * without ties. */
+
+// trec_eval 10.0's recall point of level x: lround(x |R|) relevant items.
+inline int64_t recall_point(double x, int64_t n_rel) {
+    return (int64_t)std::lround(x * (double)n_rel);
+}
+
+/* The events of one random group (1 < n, 0 < r < n) for each L of w.ls
+ * (sorted, 1 <= L <= r), at its support points x > floor: P(X_g < x) with
+ * the items k >= L counted.
+ *
+ * Lowering x past a support point forbids item k the positions below its
+ * new bound. That changes H[j][v] only for rows j < k and columns v (non-
+ * relevant items so far) that can still reach the forbidden positions,
+ * v <= bound - 1 - k, and row j is read only from its own bound on; every
+ * other entry, and the suffix sums of each P(X_g < x) beyond those
+ * columns, are kept. */
+inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) {
+    const int64_t a = g.a, n = g.n, r = g.r, c0 = g.c0, nw = n - r + 1;
+    const int64_t lmin = w.ls.front();
+    const size_t n_ls = w.ls.size();
+    w.events.assign(n_ls, {});
+    // Support points where the group can attain its maximum: item k at
+    // position q (k <= q <= n - r + k) with every later item able to stay
+    // at or below the line through the origin and (a + q, c0 + k), above
+    // the floor.
+    auto &cells = w.cells;
+    cells.clear();
+    for (int64_t k = lmin; k <= r; ++k)
+        for (int64_t q = k; q <= n - r + k; ++q)
+            if ((r - k) * (a + q) <= (n - q) * (c0 + k) &&
+                (double)(c0 + k) > floor * (double)(a + q))
+                cells.push_back({c0 + k, a + q});
+    std::sort(cells.begin(), cells.end(), [](const auto &u, const auto &v) {
+        return u.first * v.second > v.first * u.second;  // by ratio, decreasing
+    });
+    // P(the L-th relevant item at position L + v), v = 0..n - r.
+    w.pmf.assign(n_ls * nw, 0.0);
+    for (size_t i = 0; i < n_ls; ++i) {
+        const int64_t L = w.ls[i];
+        for (int64_t v = 0; v < nw; ++v)
+            w.pmf[i * nw + v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
+    }
+    // H[k][v]: P(every later item stays below the line), after position
+    // k + v holding k relevant items; suffix[i][v]: sum over v' >= v of the
+    // terms of P(X_g < x) for L = ls[i].
+    auto &H = w.H;  // rows of nw1 = nw + 1: a last column of 0 (no position left)
+    const int64_t nw1 = nw + 1;
+    H.assign((r + 1) * nw1, 1.0);
+    for (int64_t k = 0; k <= r; ++k) H[k * nw1 + nw] = 0.0;
+    w.inv.resize(n + 1);
+    for (int64_t i = 1; i <= n; ++i) w.inv[i] = 1.0 / (double)i;
+    auto &suffix = w.suffix;
+    suffix.assign(n_ls * (nw + 1), 0.0);
+    for (size_t i = 0; i < n_ls; ++i)
+        for (int64_t v = nw - 1; v >= 0; --v)
+            suffix[i * (nw + 1) + v] = w.pmf[i * nw + v] + suffix[i * (nw + 1) + v + 1];
+    auto &bound = w.bound;
+    bound.assign(r + 2, 0);
+    for (size_t s = 0; s < cells.size();) {
+        const int64_t num = cells[s].first, den = cells[s].second;
+        size_t e = s + 1;
+        while (e < cells.size() && cells[e].first * den == num * cells[e].second) ++e;
+        // Item k below the line x = num / den: (c0 + k) den < num (a + q).
+        int64_t hi = 0, wmax = -1;
+        for (int64_t k = lmin; k <= r; ++k) {
+            const int64_t u = (c0 + k) * den / num + 1 - a;
+            if (u != bound[k]) {
+                bound[k] = u;
+                hi = k;
+                wmax = std::max(wmax, u - 1 - k);
+            }
+        }
+        wmax = std::min(wmax, nw - 1);
+        // Rows hi - 1 .. lmin, columns wmax .. 0, in blocks of B rows swept
+        // as a skewed wavefront (row k0 - j runs j columns behind row k0), so
+        // that the B rows' recurrences are independent at each step.
+        constexpr int64_t B = 8;
+        for (int64_t k0 = std::min(hi - 1, r - 1); k0 >= lmin && wmax >= 0; k0 -= B) {
+            const int64_t nb = std::min(B, k0 - lmin + 1);
+            // Per row of the block: its start, the row above, the first
+            // column whose next relevant item is allowed, r - k.
+            double *rows[B];
+            const double *ups[B];
+            int64_t vmin[B];
+            double rk[B];
+            for (int64_t j = 0; j < nb; ++j) {
+                const int64_t k = k0 - j;
+                rows[j] = &H[k * nw1];
+                ups[j] = &H[(k + 1) * nw1];
+                vmin[j] = bound[k + 1] - k - 1;
+                rk[j] = (double)(r - k);
+            }
+            auto cell = [&](int64_t j, int64_t v, double inv) {
+                const double p = rk[j] * inv;
+                const double rel = v >= vmin[j] ? ups[j][v] : 0.0;
+                rows[j][v] = p * rel + (1.0 - p) * rows[j][v + 1];
+            };
+            // Row k is read only from its own bound on (columns v with
+            // k + v >= bound[k]: an item k placed below it never counts), and
+            // the bounds grow with k: the block's lowest row needs the most.
+            const int64_t low = k0 - nb + 1;
+            const int64_t vlo = std::max<int64_t>(0, bound[low] - low);
+            if (vlo > wmax) continue;
+            for (int64_t t = 0; t <= wmax - vlo + nb - 1; ++t) {
+                // Every cell of step t is at k + v = k0 + wmax - t.
+                const double inv = w.inv[n - (k0 + wmax - t)];
+                if (nb == B && t >= B - 1 && t <= wmax - vlo) {
+                    for (int64_t j = 0; j < B; ++j) cell(j, wmax - t + j, inv);
+                } else {
+                    for (int64_t j = 0; j < nb; ++j) {
+                        const int64_t v = wmax - t + j;
+                        if (v >= vlo && v <= wmax) cell(j, v, inv);
+                    }
+                }
+            }
+        }
+        const double x = (double)num / (double)den;
+        for (size_t i = 0; i < n_ls; ++i) {
+            const int64_t L = w.ls[i];
+            const double *row = &H[L * nw1];
+            double *suf = &suffix[i * (nw + 1)];
+            // P(X_g < x) = the terms from item L's bound on: suf[lo].
+            const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
+            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i * nw + v] * row[v] + suf[v + 1];
+            w.events[i].push_back({x, suf[lo]});
+        }
+        s = e;
+    }
+}
+
+/* The interpolated precision of a row at each recall point of cs (sorted,
+ * distinct), into out. groups: the tie groups holding relevant retrieved
+ * items, in rank order (one per rank without exact ties); n_rel_ret:
+ * relevant retrieved items. */
+inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_ret,
+                         const std::vector<int64_t> &cs, std::vector<double> &out,
+                         IprecWork &w) {
+    out.assign(cs.size(), 0.0);
+    if (n_rel_ret == 0) return;
+    // D of each recall point: the largest value some counted group always
+    // reaches, (c0 + r) / (a + n) (its last relevant item at its last rank).
+    auto &D = w.D;
+    D.assign(cs.size(), 0.0);
+    for (size_t ci = 0; ci < cs.size(); ++ci) {
+        const int64_t cc = std::max<int64_t>(cs[ci], 1);
+        for (const IprecGroup &g : groups)
+            if (g.c0 + g.r >= cc) D[ci] = std::max(D[ci], (double)(g.c0 + g.r) / (double)(g.a + g.n));
+    }
+    // Each random group's events, for every L the recall points need.
+    auto &random = w.random;
+    auto &ev = w.ev;
+    auto &ls_of = w.ls_of;
+    random.clear();
+    if (ev.size() < groups.size()) ev.resize(groups.size());  // read for `random` only
+    if (ls_of.size() < groups.size()) ls_of.resize(groups.size());
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const IprecGroup &g = groups[gi];
+        if (!(g.n > 1 && g.r < g.n)) continue;
+        auto &ls = w.ls;
+        ls.clear();
+        double floor = 1.0;
+        for (size_t ci = 0; ci < cs.size(); ++ci) {
+            const int64_t L = std::max<int64_t>(1, std::max<int64_t>(cs[ci], 1) - g.c0);
+            if (cs[ci] <= n_rel_ret && L <= g.r) {
+                ls.push_back(L);
+                floor = std::min(floor, D[ci]);
+            }
+        }
+        if (ls.empty()) continue;
+        std::sort(ls.begin(), ls.end());
+        ls.erase(std::unique(ls.begin(), ls.end()), ls.end());
+        iprec_group_events(g, floor, w);
+        ev[gi] = std::move(w.events);
+        ls_of[gi] = ls;
+        random.push_back(gi);
+    }
+    for (size_t ci = 0; ci < cs.size(); ++ci) {
+        const int64_t c = cs[ci];
+        if (c > n_rel_ret) continue;
+        const int64_t cc = std::max<int64_t>(c, 1);
+        // The random groups' events above D, merged in decreasing x.
+        auto &merged = w.merged;
+        merged.clear();
+        size_t n_slots = 0;
+        for (size_t gi : random) {
+            const IprecGroup &g = groups[gi];
+            const int64_t L = std::max<int64_t>(1, cc - g.c0);
+            if (L > g.r) continue;
+            const auto &ls = ls_of[gi];
+            const size_t li = std::lower_bound(ls.begin(), ls.end(), L) - ls.begin();
+            for (const IprecEvent &e : ev[gi][li])
+                if (e.x > D[ci]) merged.push_back({e.x, {(int64_t)n_slots, e.cdf}});
+            ++n_slots;
+        }
+        double value = D[ci];
+        if (!merged.empty()) {
+            std::stable_sort(merged.begin(), merged.end(),
+                             [](const auto &u, const auto &v) { return u.first > v.first; });
+            // prod_g P(X_g < x) in a product tree over the groups.
+            size_t size = 1;
+            while (size < n_slots) size <<= 1;
+            auto &tree = w.tree;
+            tree.assign(2 * size, 1.0);
+            double x = 1.0, area = 0.0;
+            for (const auto &m : merged) {
+                area += (x - m.first) * (1.0 - tree[1]);
+                x = m.first;
+                size_t i = size + (size_t)m.second.first;
+                tree[i] = m.second.second;
+                for (i >>= 1; i >= 1; i >>= 1) tree[i] = tree[2 * i] * tree[2 * i + 1];
+            }
+            area += (x - D[ci]) * (1.0 - tree[1]);
+            value = D[ci] + area;
+        }
+        out[ci] = value;
+    }
+}
+
+}  // namespace rankk
+
+#endif

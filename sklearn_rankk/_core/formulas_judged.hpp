@@ -1,0 +1,112 @@
+/* Measures that read judgments: bpref and inferred AP, exact under ties
+ * (rbp_resid and the unjudged share are linear in each rank's expected
+ * unjudged indicator: the driver sums them).
+ */
+#ifndef SKLEARN_RANKK_FORMULAS_JUDGED_HPP
+#define SKLEARN_RANKK_FORMULAS_JUDGED_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "ties.hpp"
+
+namespace rankk {
+
+/* f(a, b, n, r, u, wn, wp) for each tie group of ranks [0, end): ranks
+ * [a, b) (b - a < n when it straddles end), n items, r relevant, u judged
+ * non-relevant, wn unjudged not pooled, wp unjudged pooled. */
+template <class F>
+void each_judged_group(const RowView &v, int64_t end, F &&f) {
+    v.groups.each(end, [&](int64_t a, int64_t b) {
+        const double n = v.ng[a], r = v.rg[a], wn = v.w_np[a], wp = v.w_pool[a];
+        f(a, b, n, r, n - r - wn - wp, wn, wp);
+    });
+}
+
+// bpref's term of a relevant item with nb judged non-relevant items above.
+inline double bpref_term(double nb, double n_rel, double den) {
+    return den > 0.0 ? 1.0 - std::min(nb, n_rel) / den : 1.0;
+}
+
+/* bpref (Buckley & Voorhees 2004, trec_eval's m_bpref.c): over the
+ * retrieved relevant items, 1 - min(nb, R) / min(N, R), nb the judged
+ * non-relevant items ranked above, N those of the row; divided by R. Exact
+ * under ties: inside a group with u judged non-relevant items, the number of
+ * them above one relevant item is uniform on 0..u (its order among them is
+ * uniform), and groups are independent. */
+inline double bpref_value(const RowView &v, int64_t end, double n_rel, double n_nonrel) {
+    const double den = std::min(n_nonrel, n_rel);
+    double total = 0.0, nb0 = 0.0;
+    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double, double) {
+        if (r > 0.0) {
+            if ((double)(b - a) == n) {  // the whole group is ranked
+                double sum = 0.0;
+                for (double x = 0.0; x <= u; x += 1.0) sum += bpref_term(nb0 + x, n_rel, den);
+                total += r * sum / (u + 1.0);
+            } else {  // offsets [0, b - a) of the group: condition on the offset
+                for (int64_t o = 0; o < b - a; ++o) {
+                    const double oo = (double)o;
+                    for (double y = std::max(0.0, oo - (n - 1.0 - u)); y <= std::min(oo, u); y += 1.0)
+                        total += r / n * hypergeom<lchoose_int>(n - 1.0, u, oo, y) *
+                                 bpref_term(nb0 + y, n_rel, den);
+                }
+            }
+        }
+        nb0 += u;
+    });
+    return n_rel > 0.0 ? total / n_rel : 0.0;
+}
+
+constexpr double INFAP_EPSILON = 0.00001;
+
+// infAP's term of a relevant item at 0-based rank j with rb relevant, nb
+// judged non-relevant and ub pooled-unjudged items above (m_infap.c):
+// 1/(j+1) + (j/(j+1)) ((rb+nb+ub)/j) ((rb+eps)/(rb+nb+2eps)).
+inline double infap_term(double j, double rb, double nb, double ub) {
+    return (1.0 + (rb + nb + ub) * (rb + INFAP_EPSILON) / (rb + nb + 2.0 * INFAP_EPSILON)) /
+           (j + 1.0);
+}
+
+/* Inferred AP (Yilmaz & Aslam 2006, trec_eval's m_infap.c); divided by R.
+ * Exact under ties: for a relevant item at offset o of its group, sum over
+ * the relevant (x) and judged non-relevant (y) items among the o before it
+ * (multivariate hypergeometric); the term is linear in the pooled-unjudged
+ * count, which enters through its conditional mean. O(n r u) a group. */
+inline double infap_value(const RowView &v, int64_t end, double n_rel) {
+    double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
+    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double wn, double wp) {
+        if (r > 0.0) {
+            if (n == 1.0) {
+                total += infap_term((double)a, r0, n0, u0);
+            } else {
+                const double wu = wn + wp;  // unjudged among the others
+                for (int64_t o = 0; o < b - a; ++o) {
+                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
+                    double sum = 0.0;
+                    for (double x = std::max(0.0, oo - (u + wu)); x <= std::min(oo, r - 1.0); x += 1.0) {
+                        const double lx = lchoose_int(r - 1.0, x);
+                        // Without unjudged items the judged non-relevant
+                        // ones above are the rest: y = o - x, O(n r) a group.
+                        const double y_lo = wu > 0.0 ? std::max(0.0, oo - x - wu) : oo - x;
+                        for (double y = y_lo; y <= std::min(oo - x, u); y += 1.0) {
+                            const double z = oo - x - y;
+                            const double pmf = std::exp(lx + lchoose_int(u, y) + lchoose_int(wu, z) - lnorm);
+                            const double zp = wu > 0.0 ? z * wp / wu : 0.0;
+                            sum += pmf * infap_term((double)(a + o), r0 + x, n0 + y, u0 + zp);
+                        }
+                    }
+                    total += r / n * sum;
+                }
+            }
+        }
+        r0 += r;
+        n0 += u;
+        u0 += wp;
+    });
+    return n_rel > 0.0 ? total / n_rel : 0.0;
+}
+
+}  // namespace rankk
+
+#endif

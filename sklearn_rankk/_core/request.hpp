@@ -1,0 +1,144 @@
+/* What a call asks the kernel for: the formula codes (defined here only;
+ * _kernel.pyx reads them with `cdef extern`), what each formula reads, a
+ * request (one metric at one cut-off) and the plan (every request of a call,
+ * the tie mode, the relevance threshold).
+ */
+#ifndef SKLEARN_RANKK_REQUEST_HPP
+#define SKLEARN_RANKK_REQUEST_HPP
+
+#include <cstdint>
+
+namespace rankk {
+
+enum Formula : int32_t {
+    PRECISION = 0,
+    RECALL = 1,
+    F1 = 2,
+    HIT = 3,
+    RECIPROCAL_RANK = 4,
+    AVERAGE_PRECISION = 5,
+    DCG = 6,
+    NDCG = 7,
+    FBETA = 8,
+    RELATIVE_PRECISION = 9,
+    SET_AVERAGE_PRECISION = 10,
+    // Interpolated precision (formulas_iprec.hpp)
+    IPREC = 30,       // at recall level Request.level
+    ELEVEN_PT = 31,   // its mean over Request.levels[0 .. n_levels)
+    // Measures that read judgments (negative grades: not judged).
+    BPREF = 60,
+    INFERRED_AP = 61,
+    UNJUDGED = 62,
+    RBP_RESIDUAL = 63,
+    // trec_eval's gain measures and utility (formulas_gain.hpp)
+    RBP = 40,
+    RNDCG = 41,
+    BING = 42,
+    UTILITY = 43,
+    NDCG_REL = 44,
+    G_GAIN = 45,
+    // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
+    ERR = 20,
+    FALL_OUT = 21,
+};
+
+/* What each formula reads: the one table the driver and _kernel.pyx consult.
+ *   READS_ORDER   the order of the ranks up to its cut-off (they are sorted)
+ *   SET_SUM       a sum over the first k ranks, whatever their order: past
+ *                 the sorted ranks it is answered from the selection's
+ *                 candidates (set_cut); with curve=1 it reads the order
+ *   READS_IDEAL   the ideal ranking's grades
+ *   READS_JUDGED  which items were judged (negative grades: not judged)
+ * ERR with max_grade=None also reads the ideal ranking (its largest grade):
+ * a property of the request, not of the formula. */
+enum FormulaReads : uint32_t {
+    READS_ORDER = 1,
+    SET_SUM = 2,
+    READS_IDEAL = 4,
+    READS_JUDGED = 8,
+};
+
+constexpr uint32_t formula_reads(int32_t formula) {
+    switch (formula) {
+    case PRECISION:
+    case RECALL:
+    case F1:
+    case FBETA:
+    case HIT:
+    case RELATIVE_PRECISION:
+    case SET_AVERAGE_PRECISION:
+        return SET_SUM;
+    case RECIPROCAL_RANK:
+    case AVERAGE_PRECISION:
+    case DCG:
+    case IPREC:
+    case ELEVEN_PT:
+    case BING:
+    case ERR:
+        return READS_ORDER;
+    case NDCG:
+    case RBP:
+    case RNDCG:
+    case NDCG_REL:
+    case G_GAIN:
+        return READS_ORDER | READS_IDEAL;
+    case BPREF:
+    case INFERRED_AP:
+    case UNJUDGED:
+    case RBP_RESIDUAL:
+        return READS_ORDER | READS_JUDGED;
+    default:  // UTILITY, FALL_OUT: sums over the retrieved set, or at cut k
+        return 0;
+    }
+}
+
+enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
+
+// Request.k: > 0 a cut-off; K_WHOLE the whole row; K_NREL each row's |R|;
+// K_NRET each row's number of retrieved items (scores above -inf).
+enum KCode : int64_t { K_WHOLE = 0, K_NREL = -1, K_NRET = -2 };
+
+enum Ties : int32_t { TIES_EXACT = 0, TIES_LATER_FIRST = 1 };
+
+enum RowFlag : uint8_t {
+    FLAG_NAN_SCORE = 1,
+    FLAG_NAN_REL = 2,
+    FLAG_INF_REL = 4,
+    FLAG_EXP_OVERFLOW = 16,  // a relevant grade >= 1024 with exponential gain
+    FLAG_NO_MEMORY = 128,
+};
+
+struct Request {
+    int32_t formula;
+    int32_t denominator;
+    int32_t exponential;
+    int32_t curve;  // 1: the values at every cut-off 1..k, in k columns
+    int64_t k;
+    int64_t col;  // first output column
+    double log_base;
+    double beta;  // FBETA
+    // A real parameter: the multiple of |R| of a K_NREL cut (R-precision's
+    // trec_eval Rprec_mult, 1 for R-precision itself); IPREC's recall level.
+    double level;
+    const double *levels;  // ELEVEN_PT: its recall levels
+    int64_t n_levels;
+    double p;     // RBP: persistence
+    double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
+    double max_grade;  // ERR: g_max of R = (2**g - 1) / 2**g_max; NaN: the row's largest grade
+};
+
+struct Plan {
+    const Request *req;
+    int32_t n_req;
+    int32_t ties;
+    double threshold;
+    int32_t want_ideal;
+    int32_t any_exponential;
+    int32_t want_judged;  // a measure reads which items were judged
+    int32_t n_threads;
+    int64_t out_stride;  // output columns per row
+};
+
+}  // namespace rankk
+
+#endif

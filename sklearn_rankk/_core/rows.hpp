@@ -1,0 +1,341 @@
+/* The relevance of one row, as the driver reads it: the threshold test, the
+ * gains of a grade, the judgments, and the two row views, Aligned (grades
+ * aligned with the scores: a dense row, or a segment of flat arrays) and
+ * Sparse (a CSR row of a dense score matrix). Both answer the same calls:
+ * count (|R| and the checks on the values), ideal (the largest grades),
+ * grade (of a column), count_negative, visit_tied and tied_sums (the items
+ * of a given score, for a tie group that straddles the selection).
+ */
+#ifndef SKLEARN_RANKK_ROWS_HPP
+#define SKLEARN_RANKK_ROWS_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "_simd.h"
+#include "request.hpp"
+
+namespace rankk {
+
+// How an integer grade is compared with the threshold: y > t exactly when
+// y > floor(t) in the grade's own type (vectorisable), while |t| < 2**53 - 1.
+enum Compare : int32_t { CMP_FLOAT = 0, CMP_INT = 1, CMP_ALL = 2, CMP_NONE = 3 };
+
+template <class R>
+struct Threshold {
+    double t;
+    int32_t mode;
+    R it;
+    explicit Threshold(double t_) : t(t_), mode(CMP_FLOAT), it(0) {
+        if constexpr (std::is_integral<R>::value) {
+            if (std::isfinite(t) && std::fabs(std::floor(t)) < 9007199254740991.0) {
+                double f = std::floor(t);
+                if (f < (double)std::numeric_limits<R>::min()) {
+                    mode = CMP_ALL;
+                } else if (f >= (double)std::numeric_limits<R>::max()) {
+                    mode = CMP_NONE;
+                } else {
+                    mode = CMP_INT;
+                    it = (R)f;
+                }
+            }
+        }
+    }
+    inline bool relevant(R y) const {
+        if constexpr (std::is_integral<R>::value) {
+            if (mode == CMP_INT) return y > it;
+            if (mode == CMP_ALL) return true;
+            if (mode == CMP_NONE) return false;
+        }
+        return (double)y > t;
+    }
+};
+
+// The gains of grade y (> 0): y and 2**y - 1, times 2**-E (E = 0 but for
+// rows whose DCG overflows float64, computed again at a smaller scale).
+inline double gain_lin(double y, int E) { return E ? std::ldexp(y, -E) : y; }
+inline double gain_exp(double y, int E) {
+    return E ? std::exp2(y - E) - std::ldexp(1.0, -E) : std::exp2(y) - 1.0;
+}
+
+/* Judgments. An item is relevant when y > t; otherwise it is judged
+ * non-relevant when y >= 0 and not judged when y < 0: "not pooled" (never
+ * shown to an assessor, trec_eval's RELVALUE_NONPOOL, canonically -1) when
+ * y > -2, "pooled but not judged" (trec_eval's RELVALUE_UNJUDGED, canonically
+ * -2) when y <= -2. Only infAP tells the two unjudged kinds apart. */
+struct Unjudged {
+    double nonpool = 0.0, pooled = 0.0;
+    inline void add(double y, double t) {
+        if (!(y > t) && y < 0.0) {
+            if (y > -2.0) nonpool += 1.0;
+            else pooled += 1.0;
+        }
+    }
+    inline double total() const { return nonpool + pooled; }
+};
+
+// A relevant item (y > t) adds 1 to the relevant count and its gain; a
+// negative grade has no gain (as in trec_eval).
+inline void add_gain(double y, double t, bool exponential, double &r, double &g, double &ge,
+                     int E = 0) {
+    if (y > t) {
+        r += 1.0;
+        if (y > 0.0) {
+            g += gain_lin(y, E);
+            if (exponential) ge += gain_exp(y, E);
+        }
+    }
+}
+
+/* Items of y[0..m) above the integer threshold it; the largest item; items
+ * equal to a value. Plain loops the compiler vectorises (AVX2 where the CPU
+ * has it: 64-bit comparisons have no SSE2 instruction). */
+template <class R>
+RANKK_CLONES int64_t count_above(const R *y, int64_t m, R it) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] > it;
+    return c;
+}
+
+// count_above and max_of in one read (rows whose ideal ranking is wanted).
+template <class R>
+RANKK_CLONES int64_t count_above_max(const R *y, int64_t m, R it, R &top) {
+    int64_t c = 0;
+    R mx = y[0];
+    for (int64_t j = 0; j < m; ++j) {
+        c += y[j] > it;
+        mx = y[j] > mx ? y[j] : mx;
+    }
+    top = mx;
+    return c;
+}
+
+template <class R>
+RANKK_CLONES R max_of(const R *y, int64_t m) {
+    R mx = y[0];
+    for (int64_t j = 1; j < m; ++j) mx = y[j] > mx ? y[j] : mx;
+    return mx;
+}
+
+// The largest item of y[0..m) below b (the type's lowest if none). Integers
+// are masked with bit operations, which the compiler vectorises (it does not
+// vectorise a conditional inside a max reduction).
+template <class R>
+RANKK_CLONES R max_below(const R *y, int64_t m, R b) {
+    const R lowest = std::numeric_limits<R>::lowest();
+    R mx = lowest;
+    if constexpr (std::is_integral<R>::value) {
+        using U = typename std::make_unsigned<R>::type;
+        for (int64_t j = 0; j < m; ++j) {
+            const R v = y[j];
+            const U drop = (U)0 - (U)(v >= b);
+            const R c = (R)(((U)v & ~drop) | ((U)lowest & drop));
+            mx = c > mx ? c : mx;
+        }
+    } else {
+        for (int64_t j = 0; j < m; ++j)
+            if (y[j] < b && y[j] > mx) mx = y[j];
+    }
+    return mx;
+}
+
+template <class R>
+RANKK_CLONES int64_t count_below_zero(const R *y, int64_t m) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] < (R)0;
+    return c;
+}
+
+template <class R>
+RANKK_CLONES int64_t count_equal(const R *y, int64_t m, R v) {
+    int64_t c = 0;
+    for (int64_t j = 0; j < m; ++j) c += y[j] == v;
+    return c;
+}
+
+// Relevance aligned with the scores (dense rows, or segments of flat arrays).
+template <class R>
+struct Aligned {
+    const R *y;
+    int64_t m;
+    const Threshold<R> *th;
+    bool want_top = false;      // the ideal ranking will be read: find the top
+    mutable bool has_top = false;  // grade in the counting pass
+    mutable R top{};
+
+    int64_t count(uint8_t &flags) const {
+        int64_t c = 0;
+        const Threshold<R> &T = *th;
+        if constexpr (std::is_floating_point<R>::value) {
+            int bad = 0;
+            for (int64_t j = 0; j < m; ++j) {
+                R v = y[j];
+                c += (double)v > T.t;
+                bad |= (v - v) != (v - v);  // NaN or infinite
+            }
+            if (bad) {
+                for (int64_t j = 0; j < m; ++j) {
+                    if (y[j] != y[j]) flags |= FLAG_NAN_REL;
+                    else if (std::isinf((double)y[j])) flags |= FLAG_INF_REL;
+                }
+            }
+        } else {
+            if (T.mode == CMP_INT) {
+                if (want_top && m > 0) {
+                    c = count_above_max(y, m, T.it, top);
+                    has_top = true;
+                } else {
+                    c = count_above(y, m, T.it);
+                }
+            } else if (T.mode == CMP_ALL) {
+                c = m;
+            } else if (T.mode == CMP_NONE) {
+                c = 0;
+            } else {
+                for (int64_t j = 0; j < m; ++j) c += (double)y[j] > T.t;
+            }
+        }
+        return c;
+    }
+
+    /* The `want` largest grades of the row's `count` relevant items,
+     * decreasing, into out (fewer if there are fewer). Grade by grade from
+     * the largest, each level two vectorised reads of the row in cache (one
+     * level for binary relevance); a row of many distinct grades then gathers
+     * the relevant ones below the levels taken (branch-free) and partially
+     * sorts them. */
+    void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
+        out.clear();
+        want = std::min(want, count);
+        if (want <= 0) return;
+        const Threshold<R> &T = *th;
+        if constexpr (std::is_integral<R>::value) {
+            // Integer grades whose top is the least relevant grade (binary
+            // relevance): every relevant item has it.
+            if (has_top && T.mode == CMP_INT && top == T.it + 1) {
+                out.assign((size_t)want, (double)top);
+                return;
+            }
+        }
+        R level = has_top ? top : max_of(y, m);
+        for (int pass = 0; pass < 4; ++pass) {
+            const int64_t n = count_equal(y, m, level);
+            out.insert(out.end(), (size_t)std::min(n, want - (int64_t)out.size()), (double)level);
+            if ((int64_t)out.size() == want) return;
+            level = max_below(y, m, level);
+        }
+        // The relevant grades at or below `level`, largest first.
+        const int64_t have = (int64_t)out.size();
+        out.resize(have + m);
+        double *g = out.data() + have;
+        int64_t n = 0;
+        if (T.mode == CMP_INT) {
+            for (int64_t j = 0; j < m; ++j) {
+                g[n] = (double)y[j];
+                n += (y[j] <= level) & (y[j] > T.it);
+            }
+        } else {
+            for (int64_t j = 0; j < m; ++j) {
+                g[n] = (double)y[j];
+                n += (y[j] <= level) & T.relevant(y[j]);
+            }
+        }
+        const int64_t take = std::min(n, want - have);
+        std::nth_element(g, g + take - 1, g + n, std::greater<double>());
+        std::sort(g, g + take, std::greater<double>());
+        out.resize(have + take);
+    }
+
+    inline double grade(int64_t j) const { return (double)y[j]; }
+
+    // Relevant items, and their gains, over the whole row's items of score kth.
+    template <class S>
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
+                   int E = 0) const {
+        r = g = ge = 0.0;
+        visit_tied(s, kth, [&](double y) { add_gain(y, th->t, exponential, r, g, ge, E); });
+    }
+
+    // Items of the row with a negative grade (not judged): 0 for unsigned
+    // grades, else one vectorised read.
+    int64_t count_negative() const {
+        if constexpr (std::is_unsigned<R>::value) return 0;
+        else return count_below_zero(y, m);
+    }
+
+    // fn(grade) for every item of the whole row whose score is kth, in
+    // column order (32 scores compared at a time).
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        int64_t j = 0;
+        for (; j + 32 <= m; j += 32) {
+            uint64_t mask = eq32(s + j, kth);
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                fn(grade(i));
+            }
+        }
+        for (; j < m; ++j)
+            if ((double)s[j] == kth) fn(grade(j));
+    }
+
+    static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
+    static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
+};
+
+// Relevance of a dense score row in CSR form (sorted indices, threshold >= 0:
+// implicit zeros are not relevant).
+struct Sparse {
+    const int64_t *indices;
+    const double *data;
+    int64_t a, b;
+    double t;
+
+    int64_t count(uint8_t &) const {
+        int64_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += data[j] > t;
+        return c;
+    }
+    void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
+        out.clear();
+        for (int64_t j = a; j < b && (int64_t)out.size() < count; ++j)
+            if (data[j] > t) out.push_back(data[j]);
+        int64_t take = std::min<int64_t>((int64_t)out.size(), want);
+        if (take < (int64_t)out.size())
+            std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
+        std::sort(out.begin(), out.begin() + take, std::greater<double>());
+        out.resize(take);
+    }
+    inline double grade(int64_t col) const {
+        const int64_t *lo = std::lower_bound(indices + a, indices + b, col);
+        return (lo != indices + b && *lo == col) ? data[lo - indices] : 0.0;
+    }
+    template <class S>
+    void tied_sums(const S *s, double kth, double &r, double &g, double &ge, bool exponential,
+                   int E = 0) const {
+        r = g = ge = 0.0;
+        visit_tied(s, kth, [&](double y) { add_gain(y, t, exponential, r, g, ge, E); });
+    }
+    // Stored items with a negative grade (the others are 0).
+    int64_t count_negative() const {
+        int64_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += data[j] < 0.0;
+        return c;
+    }
+    // fn(grade) for the stored items of score kth (the others are 0).
+    template <class S, class F>
+    void visit_tied(const S *s, double kth, F &&fn) const {
+        for (int64_t j = a; j < b; ++j)
+            if ((double)s[indices[j]] == kth) fn(data[j]);
+    }
+};
+
+}  // namespace rankk
+
+#endif

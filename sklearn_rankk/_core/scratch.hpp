@@ -1,0 +1,80 @@
+/* Every work buffer of a row, one Scratch per thread: a row allocates
+ * nothing once the buffers have grown to the largest row's needs.
+ */
+#ifndef SKLEARN_RANKK_SCRATCH_HPP
+#define SKLEARN_RANKK_SCRATCH_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace rankk {
+
+// Interpolated precision's groups and work space (see iprec_values).
+struct IprecGroup {
+    int64_t a, n, r, c0;  // ranks before it, size, relevant items, relevant before
+};
+
+struct IprecEvent {
+    double x;    // a support point, decreasing
+    double cdf;  // P(X_g < x): the group's distribution just below x
+};
+
+struct IprecWork {
+    std::vector<std::pair<int64_t, int64_t>> cells;  // (c0 + k, a + q)
+    std::vector<int64_t> bound;                      // per k: least position allowed
+    std::vector<double> H, pmf, suffix, inv;
+    std::vector<int64_t> ls;
+    std::vector<std::vector<IprecEvent>> events;     // per needed L
+    std::vector<std::pair<double, std::pair<int64_t, double>>> merged;
+    std::vector<double> tree;
+    // per row: the groups holding relevant items, the recall points asked
+    // and their values, each point's floor D
+    std::vector<IprecGroup> groups;
+    std::vector<int64_t> cs;
+    std::vector<double> values, D;
+    // per group: its events for each L it serves, and those L
+    std::vector<size_t> random;
+    std::vector<std::vector<std::vector<IprecEvent>>> ev;
+    std::vector<std::vector<int64_t>> ls_of;
+};
+
+struct Scratch {
+    // selection: streaming buffers, candidates, the next row's threshold
+    std::vector<double> hv, tv;
+    std::vector<int64_t> hj, tj, tied_out, group;
+    std::vector<std::pair<double, int64_t>> cand;
+    std::vector<double> prev;
+    // the radix sort of a whole row: keys, columns, digit counts
+    std::vector<uint64_t> rkey, rkey2;
+    std::vector<int64_t> rcol, rcol2, rcount;
+    // the tie groups of the ranked items: the first rank of each, and the
+    // end of the last (see TieGroups)
+    std::vector<int64_t> bounds;
+    // per rank: grade, expected relevance and gains, first-hit probability,
+    // same-group pair probability, group start, group size and relevant count
+    std::vector<double> grade, e, ecum, eg_lin, eg_exp, h, pair, ng, rg;
+    std::vector<int64_t> gstart;
+    // per rank, when judgments are read: the group's unjudged items, not
+    // pooled and pooled
+    std::vector<double> w_np, w_pool;
+    // the ideal ranking
+    std::vector<double> work_g, ideal_lin, ideal_exp;
+    // discounts of DCG; gains scaled down for rows whose DCG overflows
+    std::vector<double> disc, scaled;
+    double disc_base = 0.0;
+    IprecWork iprec;  // interpolated precision's tie-group DP
+    // ERR: a tie group's stopping probabilities, the recurrence's means, the
+    // row's largest relevant grade
+    std::vector<double> err_r, err_m, err_t;
+    // fall-out: expected judged non-relevant items in ranks [0, p]
+    std::vector<double> nrcum;
+    // the gain measures: ideal DCG at each rank (ndcg_rel), the ideal cost
+    // prefix and a group's gains (G)
+    std::vector<double> idcg_at, cost, gains;
+};
+
+}  // namespace rankk
+
+#endif

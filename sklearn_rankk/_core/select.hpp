@@ -1,0 +1,599 @@
+/* Selection: the best K items of a row in rank order (select_top, with its
+ * streaming fallback stream_top), the members of the tie group straddling
+ * the cut left out of it, and set cut-offs deeper than the K ranks answered
+ * from the selection's candidates (set_cut).
+ */
+#ifndef SKLEARN_RANKK_SELECT_HPP
+#define SKLEARN_RANKK_SELECT_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "_simd.h"
+#include "scratch.hpp"
+
+namespace rankk {
+
+inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
+    return v1 < v2 || (v1 == v2 && j1 > j2);
+}
+inline bool worse_later(double v1, int64_t j1, double v2, int64_t j2) {
+    return v1 < v2 || (v1 == v2 && j1 < j2);
+}
+
+template <bool LATER>
+inline bool worse(double v1, int64_t j1, double v2, int64_t j2) {
+    return LATER ? worse_later(v1, j1, v2, j2) : worse_exact(v1, j1, v2, j2);
+}
+
+template <bool LATER>
+inline void sift_down(double *hv, int64_t *hj, int64_t size, int64_t i) {
+    for (;;) {
+        int64_t w = i, c = 2 * i + 1;
+        if (c < size && worse<LATER>(hv[c], hj[c], hv[w], hj[w])) w = c;
+        ++c;
+        if (c < size && worse<LATER>(hv[c], hj[c], hv[w], hj[w])) w = c;
+        if (w == i) return;
+        std::swap(hv[i], hv[w]);
+        std::swap(hj[i], hj[w]);
+        i = w;
+    }
+}
+
+template <bool LATER>
+inline void sift_up(double *hv, int64_t *hj, int64_t i) {
+    while (i > 0) {
+        int64_t p = (i - 1) / 2;
+        if (!worse<LATER>(hv[i], hj[i], hv[p], hj[p])) return;
+        std::swap(hv[i], hv[p]);
+        std::swap(hj[i], hj[p]);
+        i = p;
+    }
+}
+
+// Items of s[0..32) reaching `worst`, or NaN (bit i for s[i]).
+inline uint64_t reach32(const double *s, double worst) { return rankk_reach32_f64(s, worst); }
+inline uint64_t reach32(const float *s, double worst) { return rankk_reach32_f32(s, worst); }
+
+constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
+
+/* Streaming selection (the fallback of select_top): the best K items of the
+ * row s[0..m) into ov/oj, in rank order (score
+ * descending; among equal scores the lower column first, or with LATER the
+ * later column first). Sets nan when a score is NaN. Returns, in exact mode,
+ * the number of items left out whose score equals the K-th (the straddling
+ * tie group's members beyond the cut). */
+template <class S, bool LATER>
+int64_t stream_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Scratch &sc,
+                   bool &nan) {
+    int64_t eq_count = 0;
+    double eq_value = INFINITY;
+    if (K * 8 < m) {
+        const bool small = K <= SMALL_K;
+        double *bv = small ? ov : sc.hv.data();
+        int64_t *bj = small ? oj : sc.hj.data();
+        bool bad = false;
+        for (int64_t j = 0; j < K; ++j) {
+            double v = (double)s[j];
+            if (v != v) { bad = true; v = -INFINITY; }
+            if (small) {
+                int64_t p = j;
+                // Later columns first among equals: an equal value moves up.
+                while (p > 0 && (LATER ? v >= bv[p - 1] : v > bv[p - 1])) {
+                    bv[p] = bv[p - 1];
+                    bj[p] = bj[p - 1];
+                    --p;
+                }
+                bv[p] = v;
+                bj[p] = j;
+            } else {
+                bv[j] = v;
+                bj[j] = j;
+                sift_up<LATER>(bv, bj, j);
+            }
+        }
+        double worst = small ? bv[K - 1] : bv[0];
+        uint64_t nanbits = 0;
+        int64_t j = K;
+        while (j < m) {
+            uint64_t mask;
+            if (j + 32 <= m) {
+                mask = reach32(s + j, worst);
+            } else {
+                mask = 0;
+                for (int64_t i = j; i < m; ++i) mask |= (uint64_t)!((double)s[i] < worst) << (i - j);
+            }
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                double v = (double)s[i];
+                if (v != v) {
+                    nanbits = 1;
+                } else if (v > worst || (LATER && v == worst)) {
+                    if (!LATER) {  // the evicted item is left out at `worst`
+                        if (worst == eq_value) ++eq_count;
+                        else { eq_value = worst; eq_count = 1; }
+                    }
+                    if (small) {
+                        int64_t p = K - 1;
+                        while (p > 0 && (LATER ? v >= bv[p - 1] : v > bv[p - 1])) {
+                            bv[p] = bv[p - 1];
+                            bj[p] = bj[p - 1];
+                            --p;
+                        }
+                        bv[p] = v;
+                        bj[p] = i;
+                        worst = bv[K - 1];
+                    } else {
+                        bv[0] = v;
+                        bj[0] = i;
+                        sift_down<LATER>(bv, bj, K, 0);
+                        worst = bv[0];
+                    }
+                } else if (!LATER && v == worst) {  // turned away, tied
+                    if (worst == eq_value) ++eq_count;
+                    else { eq_value = worst; eq_count = 1; }
+                }
+            }
+            j += 32;
+        }
+        if (nanbits || bad) nan = true;
+        if (!small) {
+            int64_t size = K;
+            for (int64_t p = K - 1; p >= 0; --p) {
+                ov[p] = bv[0];
+                oj[p] = bj[0];
+                --size;
+                bv[0] = bv[size];
+                bj[0] = bj[size];
+                sift_down<LATER>(bv, bj, size, 0);
+            }
+        }
+        return (!LATER && eq_value == ov[K - 1]) ? eq_count : 0;
+    }
+    return 0;  // not reached: the caller streams only when K * 8 < m
+}
+
+// Candidates (score, column) ranked: score descending, then the lower column
+// first, or with LATER the later column first.
+template <bool LATER>
+struct Better {
+    bool operator()(const std::pair<double, int64_t> &a,
+                    const std::pair<double, int64_t> &b) const {
+        return a.first > b.first ||
+               (a.first == b.first && (LATER ? a.second > b.second : a.second < b.second));
+    }
+};
+
+/* Keep the candidates that can still reach the top K: the best `keep` and
+ * every candidate tied with the last of them. Returns the new threshold. */
+template <bool LATER>
+double compact(std::vector<std::pair<double, int64_t>> &cand, int64_t keep) {
+    std::nth_element(cand.begin(), cand.begin() + (keep - 1), cand.end(), Better<LATER>());
+    double t = cand[keep - 1].first;
+    auto end = std::partition(cand.begin() + keep, cand.end(),
+                              [t](const std::pair<double, int64_t> &c) { return c.first >= t; });
+    cand.erase(end, cand.end());
+    return t;
+}
+
+/* A threshold that about `want` items of the next row should reach, if it
+ * is like the previous one: the previous row's want-th best score when it
+ * kept that many, else its lowest kept score when at least `need` items of
+ * it reached that, else -inf. The candidates kept: 3K + 8 for the K ranks
+ * selected; c + c/4 + 16 when they must also reach a deeper set cut-off c
+ * (on W1, c = |R| ~ 30, margins from 8 to c + 8 measured within 1% of one
+ * another; select_top reads the row again when too few reach the guess, so
+ * the margin grows with c, as the spread of the count does). */
+inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
+inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
+
+inline double next_guess(Scratch &sc, int64_t want, int64_t need) {
+    auto &prev = sc.prev;
+    if ((int64_t)prev.size() >= want) {
+        std::nth_element(prev.begin(), prev.begin() + (want - 1), prev.end(),
+                         std::greater<double>());
+        return prev[want - 1];
+    }
+    if ((int64_t)prev.size() >= need) return *std::min_element(prev.begin(), prev.end());
+    return -INFINITY;
+}
+
+/* Append to cand the items of s[0..m) whose score is in [lo, hi) (NaN
+ * never), cutting the buffer back to the best `keep` when it reaches `cap`
+ * (which raises lo). Returns the final lo: cand then holds every item of the
+ * row whose score reaches it, when it held every item reaching hi before. */
+template <class S, bool LATER>
+double collect_between(const S *s, int64_t m, double lo, double hi,
+                       std::vector<std::pair<double, int64_t>> &cand, int64_t keep,
+                       size_t &cap) {
+    int64_t j = 0;
+    for (; j + 32 <= m; j += 32) {
+        uint64_t mask = reach32(s + j, lo);
+        while (mask) {
+            int64_t i = j + rankk_ctz64(mask);
+            mask &= mask - 1;
+            const double v = (double)s[i];
+            if (v < hi) cand.emplace_back(v, i);  // NaN: no
+        }
+        if (cand.size() >= cap) {
+            lo = compact<LATER>(cand, keep);
+            if (cand.size() * 2 >= cap) cap *= 2;
+        }
+    }
+    for (; j < m; ++j) {
+        const double v = (double)s[j];
+        if (v >= lo && v < hi) cand.emplace_back(v, j);
+    }
+    return lo;
+}
+
+/* Put the top K candidates c[0..K) in the order the formulas read: ranks
+ * [0, D) sorted; ranks [D, K) unsorted but for the items tied with rank D's
+ * score, which come first, and those tied with the K-th score, which come
+ * last. Every tie group the formulas look at is then contiguous: the one
+ * straddling D, the one straddling K. The others in [D, K) are only summed
+ * over (set-based metrics at cut K), where their order does not matter.
+ * D >= K: all sorted. */
+template <class Cand, class Cmp>
+void order_top(Cand *c, int64_t K, int64_t D, const Cmp &better) {
+    if (D >= K) {
+        std::sort(c, c + K, better);
+        return;
+    }
+    // The K-th (worst kept) score; not always at K - 1: the whole-row path
+    // skips nth_element when K = m.
+    const double last = std::max_element(c, c + K, better)->first;
+    if (D > 0) {
+        std::nth_element(c, c + (D - 1), c + K, better);
+        std::sort(c, c + D, better);
+    }
+    const double at_d = D > 0 ? c[D - 1].first : INFINITY;
+    auto *mid = std::partition(c + D, c + K, [at_d](const Cand &x) { return x.first == at_d; });
+    std::partition(mid, c + K, [last](const Cand &x) { return x.first != last; });
+}
+
+/* A whole row's columns in rank order into sc.rcol: an LSD radix
+ * sort on the scores' bits, 8 bits a pass, a pass skipped where every key
+ * shares its digit. Rank order is a total order (score descending, then the
+ * column: lower first, or with LATER later first), so any sort gives the
+ * same ranking; this one reads the row a few times instead of O(m log m)
+ * comparisons. NaN scores rank as -inf (and set nan); -0.0 ties with 0.0. */
+constexpr int64_t RADIX_MIN = 256;
+
+// Unsigned order of the keys = descending order of the scores.
+inline uint64_t descending_key(double v) {
+    v += 0.0;  // -0.0 -> 0.0
+    uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    b = (b >> 63) ? ~b : (b | 0x8000000000000000ull);  // ascending
+    return ~b;
+}
+
+template <class S, bool LATER>
+void radix_rank(const S *s, int64_t m, Scratch &sc, bool &nan) {
+    auto &key = sc.rkey, &key2 = sc.rkey2;
+    auto &col = sc.rcol, &col2 = sc.rcol2;
+    key.resize(m);
+    key2.resize(m);
+    col.resize(m);
+    col2.resize(m);
+    auto &count = sc.rcount;
+    count.assign(8 * 256, 0);
+    int bad = 0;
+    // Columns in tie order: a stable sort keeps it among equal keys.
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t j = LATER ? m - 1 - i : i;
+        double v = (double)s[j];
+        bad |= v != v;
+        const uint64_t k = v != v ? descending_key(-INFINITY) : descending_key(v);
+        key[i] = k;
+        col[i] = j;
+        for (int d = 0; d < 8; ++d) ++count[d * 256 + ((k >> (8 * d)) & 255)];
+    }
+    if (bad) nan = true;
+    for (int d = 0; d < 8; ++d) {
+        int64_t *c = &count[d * 256];
+        if (c[(key[0] >> (8 * d)) & 255] == m) continue;  // one digit: nothing to do
+        int64_t at = 0;
+        for (int b = 0; b < 256; ++b) {
+            const int64_t n = c[b];
+            c[b] = at;
+            at += n;
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            const int64_t to = c[(key[i] >> (8 * d)) & 255]++;
+            key2[to] = key[i];
+            col2[to] = col[i];
+        }
+        key.swap(key2);
+        col.swap(col2);
+    }
+}
+
+/* The best K items of the row s[0..m) into ov/oj, ranks [0, D) in rank
+ * order (the rest as order_top leaves them; D >= K: all) (score
+ * descending; among equal scores the lower column first, or with LATER the
+ * later column first). Sets nan when a score is NaN. In exact mode, returns
+ * the number of items left out whose score equals the K-th (the straddling
+ * tie group's members beyond the cut) and, when `listed` is set, their
+ * columns are in sc.tied_out.
+ *
+ * Method: every item reaching a threshold is appended to a candidate buffer
+ * (a SIMD mask finds them; most 32-item chunks hold none), and the buffer is
+ * cut back to the best 3K + 8 whenever it fills, raising the threshold. The
+ * threshold starts at the previous row's (3K + 8)-th score (rows of one
+ * matrix tend to be alike), so a row usually costs one read and about 3K
+ * appends (3K + 8 measured fewest instructions per row on W1 and W3 among
+ * 2K to 4K + 16; tie groups at the threshold add their size);
+ * if the guess was too high (fewer than K candidates), the row is streamed
+ * through a sorted buffer or heap instead. Selection over the whole row when
+ * K is a large fraction of it.
+ *
+ * need >= K: the depth the candidates must also reach, for set cut-offs
+ * deeper than K (set_cut; need * 8 >= m: the caller passes K = need). The
+ * buffer then keeps max(3K + 8, set_rank(need)), and when the guess leaves
+ * fewer than `need` candidates, the row is read again for the items below
+ * the threshold (collect_between), down to where the candidates' spread
+ * puts that many, then, if still too few, to -inf. At the end of the
+ * candidate path the buffer holds every item whose score reaches the final
+ * threshold (appends take those reaching it; a cut keeps all tied with its
+ * last), so the first `need` ranks, with every tie group they touch, are
+ * among them; sc.prev holds their scores. */
+template <class S, bool LATER>
+int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, int64_t *oj,
+                   Scratch &sc, bool &nan, bool &listed, int64_t D) {
+    auto &cand = sc.cand;
+    const Better<LATER> better;
+    sc.tied_out.clear();
+    listed = true;
+    if (need * 8 < m) {
+        const bool deep = need > K;
+        const int64_t keep = deep ? std::max(guess_rank(K), set_rank(need)) : guess_rank(K);
+        // (A set cut-off takes any previous candidates' guess: a shortfall
+        // costs a second read, not the streaming fallback.)
+        double t = next_guess(sc, keep, deep ? 1 : K);
+        cand.clear();
+        size_t cap = (size_t)std::max<int64_t>(128, 3 * keep);
+        uint64_t nanbits = 0;
+        int64_t j = 0;
+        for (; j + 32 <= m; j += 32) {
+            uint64_t mask = reach32(s + j, t);
+            while (mask) {
+                int64_t i = j + rankk_ctz64(mask);
+                mask &= mask - 1;
+                const double v = (double)s[i];
+                if (v != v) nanbits = 1;
+                else cand.emplace_back(v, i);
+            }
+            if (cand.size() >= cap) {
+                t = compact<LATER>(cand, keep);
+                if (cand.size() * 2 >= cap) cap *= 2;  // ties: keep room
+            }
+        }
+        for (; j < m; ++j) {
+            double v = (double)s[j];
+            if (v != v) nanbits = 1;
+            else if (v >= t) cand.emplace_back(v, j);
+        }
+        if (nanbits) nan = true;
+        if (deep && (int64_t)cand.size() < need) {
+            /* Too few for the set cut-off: read the row again for the items
+             * below the threshold, down to where the candidates' spread
+             * (their mean gap) puts rank `keep`, then, if still too few, to
+             * -inf. A threshold is a score of type S, so that the SIMD
+             * comparison (in S) and the scalar one agree. */
+            double lo = -INFINITY;
+            const int64_t n = (int64_t)cand.size();
+            if (n >= 2) {
+                double top = cand[0].first, low = cand[0].first;
+                for (const auto &c : cand) {
+                    top = std::max(top, c.first);
+                    low = std::min(low, c.first);
+                }
+                const double g = t - (top - low) / (double)(n - 1) * (double)(keep - n);
+                if (g < t && g >= (double)std::numeric_limits<S>::lowest())  // NaN: -inf
+                    lo = (double)(S)g;
+            }
+            t = collect_between<S, LATER>(s, m, lo, t, cand, keep, cap);
+            if ((int64_t)cand.size() < need)
+                t = collect_between<S, LATER>(s, m, -INFINITY, t, cand, keep, cap);
+        }
+        // Remember this row's best scores: they set the next row's threshold.
+        sc.prev.resize(cand.size());
+        for (size_t c = 0; c < cand.size(); ++c) sc.prev[c] = cand[c].first;
+        if ((int64_t)cand.size() < K) {  // the guess was too high
+            sc.prev.clear();
+            listed = false;
+            return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
+        }
+        std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
+        order_top(cand.data(), K, D, better);
+        for (int64_t p = 0; p < K; ++p) {
+            ov[p] = cand[p].first;
+            oj[p] = cand[p].second;
+        }
+        if (LATER) return 0;
+        for (size_t c = K; c < cand.size(); ++c)
+            if (cand[c].first == ov[K - 1]) sc.tied_out.push_back(cand[c].second);
+        return (int64_t)sc.tied_out.size();
+    }
+    // Every rank read in order (D >= K) on a long row: a radix sort of the
+    // whole row, of which the first K are kept.
+    if (D >= K && m >= RADIX_MIN) {
+        radix_rank<S, LATER>(s, m, sc, nan);
+        const int64_t *order = sc.rcol.data();
+        for (int64_t p = 0; p < K; ++p) {
+            const double v = (double)s[order[p]];
+            ov[p] = v != v ? -INFINITY : v;
+            oj[p] = order[p];
+        }
+        if (LATER) return 0;
+        for (int64_t p = K; p < m; ++p) {  // the tied items left out follow
+            const double v = (double)s[order[p]];
+            if ((v != v ? -INFINITY : v) != ov[K - 1]) break;
+            sc.tied_out.push_back(order[p]);
+        }
+        return (int64_t)sc.tied_out.size();
+    }
+    // K is a large fraction of the row: select, then sort the first K.
+    cand.resize(m);
+    for (int64_t j = 0; j < m; ++j) {
+        double v = (double)s[j];
+        if (v != v) { nan = true; v = -INFINITY; }
+        cand[j] = {v, j};
+    }
+    if (K < m) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
+    order_top(cand.data(), K, D, better);
+    for (int64_t p = 0; p < K; ++p) {
+        ov[p] = cand[p].first;
+        oj[p] = cand[p].second;
+    }
+    if (LATER) return 0;
+    for (int64_t j = K; j < m; ++j)
+        if (cand[j].first == ov[K - 1]) sc.tied_out.push_back(cand[j].second);
+    return (int64_t)sc.tied_out.size();
+}
+
+// Scan a row for NaN scores only (rows that need no ranking).
+template <class S>
+bool has_nan(const S *s, int64_t m) {
+    int bad = 0;
+    for (int64_t j = 0; j < m; ++j) bad |= s[j] != s[j];
+    return bad != 0;
+}
+
+// Scores of x[0..n) above v, and equal to v (vectorised).
+RANKK_CLONES inline void count_above_equal(const double *x, int64_t n, double v, int64_t &above,
+                                           int64_t &equal) {
+    int64_t a = 0, e = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        a += x[i] > v;
+        e += x[i] == v;
+    }
+    above = a;
+    equal = e;
+}
+
+/* A set cut-off c deeper than the K ranks select_top put in order, from its
+ * candidates (every item whose score reaches their lowest, at least c of
+ * them, cand[0..K) the top K; `scores` their scores, in any order): the
+ * expected relevant items in the first c
+ * ranks (cum) and the probability that none of them is relevant (survive,
+ * for hit), exact under ties. An item whose tie group lies within the first
+ * c ranks counts 1; the group straddling rank c (all its members are
+ * candidates) counts its relevant items times the share of its ranks
+ * within the cut, and hit multiplies, rank by rank of that group, the
+ * chance that the rank is not relevant given that the earlier ones are not.
+ * LATER: one ranking, the later column first among equal scores. Items at
+ * -inf are at no rank. The same floating-point operations as process_row's
+ * group loop for a cut within its ranks, so that a row gets the same value
+ * whichever way it is served.
+ *
+ * With few relevant candidates, each one's place is counted (items above
+ * it, items tied with it: branch-free passes); else the c-th score is
+ * selected and the candidates are split at it. */
+template <bool LATER, class Rel>
+void set_cut(std::vector<std::pair<double, int64_t>> &cand, const std::vector<double> &scores,
+             int64_t K, int64_t c, const Rel &rel, double t, std::vector<int64_t> &work,
+             double &cum, double &survive) {
+    const int64_t n = (int64_t)cand.size();
+    // r_in: relevant items whose group is within the cut; the straddling
+    // group: n_g items, r_g relevant, in_group of its ranks within the cut.
+    int64_t r_in = 0, n_g = 0, r_g = 0, in_group = 0;
+    work.clear();
+    work.resize((size_t)n);
+    int64_t n_relevant = 0;  // the relevant candidates' positions
+    for (int64_t i = 0; i < n; ++i) {
+        work[n_relevant] = i;
+        const int64_t relevant = rel.grade(cand[i].second) > t;
+        n_relevant += relevant & (int64_t)(cand[i].first > -INFINITY);
+    }
+    if (n_relevant <= 8) {
+        for (int64_t q = 0; q < n_relevant; ++q) {
+            const double v = cand[work[q]].first;
+            const int64_t col = cand[work[q]].second;
+            int64_t above, tied;
+            count_above_equal(scores.data(), n, v, above, tied);
+            if (LATER && tied > 1) {  // the tied items of later columns
+                tied = 0;
+                for (int64_t i = 0; i < n; ++i)
+                    tied += (int64_t)(cand[i].first == v) & (int64_t)(cand[i].second > col);
+            } else if (LATER) {
+                tied = 0;
+            }
+            if (LATER) {
+                r_in += above + tied < c;  // its rank
+            } else if (above + tied <= c) {
+                ++r_in;
+            } else if (above < c) {
+                ++r_g;
+                n_g = tied;
+                in_group = c - above;
+            }
+        }
+    } else {
+        // cand[0..K) are the top K: the c-th score is the (c - K)-th of the rest.
+        std::nth_element(cand.begin() + K, cand.begin() + (c - 1), cand.end(),
+                         [](const std::pair<double, int64_t> &a,
+                            const std::pair<double, int64_t> &b) { return a.first > b.first; });
+        const double at = cand[c - 1].first;
+        int64_t above = 0, r_above = 0, r_at = 0, n_at = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double v = cand[i].first;
+            if (v >= at) {
+                const int64_t r = rel.grade(cand[i].second) > t;
+                if (v > at) {
+                    ++above;
+                    r_above += r;
+                } else {
+                    ++n_at;
+                    r_at += r;
+                }
+            }
+        }
+        r_in = r_above;
+        if (at == -INFINITY) {  // not retrieved: at no rank
+        } else if (LATER) {  // the group's later columns first
+            const int64_t want = c - above;
+            if (want == n_at) {
+                r_in += r_at;
+            } else {
+                std::vector<int64_t> &cols = work;
+                cols.clear();
+                for (const auto &x : cand)
+                    if (x.first == at) cols.push_back(x.second);
+                std::nth_element(cols.begin(), cols.begin() + (want - 1), cols.end(),
+                                 std::greater<int64_t>());
+                for (int64_t i = 0; i < want; ++i) r_in += rel.grade(cols[i]) > t;
+            }
+        } else if (above + n_at == c) {
+            r_in += r_at;
+        } else if (r_at > 0) {
+            r_g = r_at;
+            n_g = n_at;
+            in_group = c - above;
+        }
+    }
+    cum = (double)r_in;
+    survive = r_in > 0 ? 0.0 : 1.0;
+    if (r_g == 0) return;
+    const double rg = (double)r_g, ng = (double)n_g;
+    cum += (double)in_group * (rg / ng);
+    if (r_in == 0)
+        for (int64_t o = 0; o < in_group; ++o) {
+            double hv = rg / (ng - (double)o);
+            hv = hv > 1.0 ? 1.0 : (hv < 0.0 ? 0.0 : hv);
+            survive *= 1.0 - hv;
+        }
+}
+
+}  // namespace rankk
+
+#endif

@@ -1,0 +1,112 @@
+/* Tie mathematics: the row's tie groups (one walk, every measure), the
+ * per-rank quantities the formulas read (RowView), and the hypergeometric
+ * and lattice-path toolkit.
+ *
+ * Notation of the tie-aware formulas, for one row: the item at rank p lies in
+ * a tie group of n_g items (whole row, members beyond the cut-off included),
+ * r_g of them relevant, starting at rank a_g; o = p - a_g.
+ *   e[p] = r_g / n_g                 expected relevance at p (P, R, F1, DCG)
+ *   h[p] = r_g / (n_g - o)           P(p relevant | no earlier rank of its
+ *                                    group is): hit and reciprocal rank
+ *   pair_g = r_g (r_g-1)/(n_g (n_g-1))  E[rel_i rel_j], i != j in one group (AP)
+ * Under exact ties the groups are independent: the items before a group and
+ * the group's first rank are fixed, only the order inside the group is
+ * random. For an item at offset o of a group of n, the o items before it are
+ * a uniformly random o-subset of the group's n - 1 others (multivariate
+ * hypergeometric). With ties="later_first" every group is one item.
+ */
+#ifndef SKLEARN_RANKK_TIES_HPP
+#define SKLEARN_RANKK_TIES_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace rankk {
+
+/* The tie groups of a row's ranked items: group i holds ranks
+ * [start[i], start[i + 1]), start[n] the end of the ranks. Built once per row
+ * (tie_groups); every formula that reads groups walks them with each(). */
+struct TieGroups {
+    const int64_t *start = nullptr;
+    int64_t n = 0;  // groups
+
+    // f(a, b) for each group starting before `end`: ranks [a, b), b clipped
+    // to end (b - a < n_g when the group straddles end).
+    template <class F>
+    void each(int64_t end, F &&f) const {
+        for (int64_t i = 0; i < n && start[i] < end; ++i) f(start[i], std::min(start[i + 1], end));
+    }
+};
+
+/* The tie groups of the ranks [0, K) whose scores are tv[0..K): runs of
+ * equal scores (exact ties), else one group per rank; their starts into
+ * bounds. Ranks past the sorted ones (see order_top) hold equal scores in
+ * runs only where the formulas read them as groups. */
+inline TieGroups tie_groups(const double *tv, int64_t K, bool exact, std::vector<int64_t> &bounds) {
+    bounds.clear();
+    for (int64_t a = 0; a < K;) {
+        bounds.push_back(a);
+        int64_t b = a + 1;
+        if (exact)
+            while (b < K && tv[b] == tv[a]) ++b;
+        a = b;
+    }
+    bounds.push_back(K);
+    return {bounds.data(), (int64_t)bounds.size() - 1};
+}
+
+// The ranks of one row, as the formulas read them (per rank, see above;
+// w_np and w_pool: the group's unjudged items, not pooled and pooled, when
+// judgments are read).
+struct RowView {
+    int64_t K;        // ranks selected
+    int64_t K_eff;    // of which retrieved (score above -inf)
+    int64_t m;        // items in the row
+    int64_t n_rel;    // relevant items, retrieved or not
+    const double *grade, *e, *eg, *ex, *h, *pair, *ng, *rg, *w_np, *w_pool;
+    const int64_t *gstart;
+    TieGroups groups;
+};
+
+// ---- hypergeometric and lattice-path probabilities ----------------------------
+
+// log C(a, b) from lgamma: a few calls per row.
+inline double lchoose(double a, double b) {
+    return std::lgamma(a + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a - b + 1.0);
+}
+
+// log(n!) for whole n >= 0, from a per-thread table grown on demand; and
+// log C(a, b) from it (the recurrences over tie groups call it O(n r) times).
+inline double log_factorial(int64_t n) {
+    thread_local std::vector<double> table{0.0};
+    while ((int64_t)table.size() <= n)
+        table.push_back(table.back() + std::log((double)table.size()));
+    return table[(size_t)n];
+}
+inline double lchoose_int(double a, double b) {
+    return log_factorial((int64_t)a) - log_factorial((int64_t)b) -
+           log_factorial((int64_t)(a - b));
+}
+
+/* P(x of `draws` items drawn without replacement from N are among its K
+ * marked ones): C(K, x) C(N - K, draws - x) / C(N, draws); 0 outside the
+ * support. LC: the log-choose function (lchoose, or lchoose_int in the
+ * recurrences). */
+template <double (*LC)(double, double) = lchoose>
+inline double hypergeom(double N, double K, double draws, double x) {
+    if (x < 0.0 || x > K || draws - x > N - K || x > draws) return 0.0;
+    return std::exp(LC(K, x) + LC(N - K, draws - x) - LC(N, draws));
+}
+
+/* Lattice paths: n items in random order, r of them marked; P(the L-th
+ * marked item is at position q, 1-based) = C(q - 1, L - 1) C(n - q, r - L) /
+ * C(n, r). */
+inline double nth_marked_at(double n, double r, double L, double q) {
+    return std::exp(lchoose(q - 1.0, L - 1.0) + lchoose(n - q, r - L) - lchoose(n, r));
+}
+
+}  // namespace rankk
+
+#endif
