@@ -9,27 +9,27 @@ from typing import TYPE_CHECKING
 
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
-from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
 from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
-from ._report import (
-    InterpolatedPrecisionRecall,
-    PrecisionRecallAtK,
-    RankingReport,
-    interpolated_precision_recall_curve,
-    precision_recall_at_k_curve,
-    ranking_report,
-)
 
 if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
+    from ._compare import SystemComparison, compare_systems
     from ._display import (
         InterpolatedPrecisionRecallDisplay,
         PerQueryDifferenceDisplay,
         RankingCurveDisplay,
     )
     from ._parallel.accumulator import RankingAccumulator
+    from ._report import (
+        InterpolatedPrecisionRecall,
+        PrecisionRecallAtK,
+        RankingReport,
+        interpolated_precision_recall_curve,
+        precision_recall_at_k_curve,
+        ranking_report,
+    )
     from ._scorer import (
         RankingScorer,
         get_scorer,
@@ -49,10 +49,20 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         random_baseline_test,
     )
 
-# Names whose modules import scikit-learn, scipy or matplotlib: imported on
-# first use (PEP 562), so that ``import sklearn_rankk``, the command line and
-# the TREC readers start in a fraction of a second.
+# Names whose modules import scikit-learn, scipy or matplotlib, or that the
+# command line does not need (reports, comparisons): imported on first use
+# (PEP 562), so that ``import sklearn_rankk``, the command line and the TREC
+# readers start in a fraction of a second.
 _LAZY = {
+    "_compare": ("SystemComparison", "compare_systems"),
+    "_report": (
+        "InterpolatedPrecisionRecall",
+        "PrecisionRecallAtK",
+        "RankingReport",
+        "interpolated_precision_recall_curve",
+        "precision_recall_at_k_curve",
+        "ranking_report",
+    ),
     "_display": (
         "InterpolatedPrecisionRecallDisplay",
         "PerQueryDifferenceDisplay",
@@ -83,7 +93,11 @@ _LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in name
 
 def __getattr__(name):
     module = _LAZY_MODULE.get(name)
-    if module == "_display":
+    if module == "_compare":
+        from . import _compare as found
+    elif module == "_report":
+        from . import _report as found
+    elif module == "_display":
         from . import _display as found
     elif module == "_parallel.accumulator":
         from ._parallel import accumulator as found

@@ -329,3 +329,71 @@ def test_docno_order_is_byte_order_with_long_shared_prefixes():
     assert sorted(table) == sorted(docnos)  # one id per docno
     by_bytes = sorted(range(len(table)), key=lambda i: table[i].encode("utf-8"))
     np.testing.assert_array_equal(np.argsort(parsed.doc_rank), by_bytes)
+
+
+def _write_trec(tmp_path, qrels, run, seed):
+    """qrels and run dicts as files, their lines shuffled (a query's lines
+    need not be together) with comments and blank lines."""
+    rng = np.random.default_rng(seed)
+    q_lines = [f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
+    r_lines = [
+        f"{q} Q0 {d} {i} {s!r} tag{seed}"
+        for q, docs in run.items()
+        for i, (d, s) in enumerate(docs.items())
+    ]
+    # Shuffled whole lines keep each query's judgments in their order.
+    r_lines = [r_lines[i] for i in rng.permutation(len(r_lines))]
+    (tmp_path / "qrels").write_text("# judgments\n" + "\n".join(q_lines) + "\n\n")
+    (tmp_path / "run").write_text("\n".join(r_lines) + "\n")
+    return tmp_path / "qrels", tmp_path / "run"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_file_join_equals_the_dict_join(tmp_path, seed):
+    """The compiled parser joins files query by query; the dicts go through
+    numpy's sorts: the same segments for every option of from_trec (the
+    dicts are the files' own lines, so both see one collection)."""
+    from sklearn_rankk._io.trec import trec_rows
+
+    qrels, run = random_trec(seed, tied=seed % 2 == 0)
+    q_path, r_path = _write_trec(tmp_path, qrels, run, seed)
+    options = [
+        dict(complete=c, mark_unjudged=m, max_retrieved=x, judged_only=j)
+        for c in (False, True)
+        for m in (True, False)
+        for x in (None, 0, 1, 3, 100)
+        for j in (False, True)
+    ]
+    for option in options:
+        got = trec_rows(q_path, r_path, **option)
+        want = trec_rows(read_trec_qrels(q_path), read_trec_run(r_path), **option)
+        assert got.qids == want.qids, option
+        assert got.unretrieved == want.unretrieved, option
+        np.testing.assert_array_equal(got.offsets, want.offsets, str(option))
+        np.testing.assert_array_equal(got.y_score, want.y_score, str(option))
+        np.testing.assert_array_equal(got.y_true, want.y_true, str(option))
+        assert got.y_true.dtype == want.y_true.dtype
+    assert trec_rows(q_path, r_path).runid == f"tag{seed}"
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "message"),
+    [
+        ("q 0 a 1\nq 0 b 1\nr 0 b 1\nq 0 a 0\n", "q Q0 a 1 1 t\n",
+         r"qrels:4: document 'a' is judged twice for query 'q'"),
+        ("q 0 a 1\n", "p Q0 x 1 1 t\nq Q0 a 1 1 t\np Q0 y 1 1 t\np Q0 x 1 2 t\n",
+         r"run:4: document 'x' is listed twice for query 'p'"),
+        ("q 0 a 1\nq 0 a 1\n", "q Q0 a 1 1 t\nq Q0 a 1 1 t\n",
+         r"qrels:2: document 'a' is judged twice"),
+        ("q 0 a 1\n", "r Q0 a 1 1 t\n", "No query has both results"),
+        ("q 0 a 1\n", "q Q0 a 1 x t\n", r"run:1: score 'x' is not a finite"),
+        ("q Q0 a 1 1 t\n", "q 0 a 1\n", r"qrels:1: .* It looks like a run file"),
+    ],
+)  # fmt: skip
+def test_file_join_errors_name_file_and_line(tmp_path, qrels, run, message):
+    """Duplicates (the earliest second line, qrels first, in any query, also
+    one not evaluated), no common query, malformed lines."""
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    with pytest.raises(ValueError, match=message):
+        from_trec(tmp_path / "qrels", tmp_path / "run")

@@ -153,6 +153,21 @@ cdef extern from "trec.hpp" namespace "rankk" nogil:
     int64_t first_invalid_utf8_line "rankk::first_invalid_utf8_line"(
         const unsigned char* s, size_t n)
 
+    cdef cppclass TrecJoin:
+        StringTable qids
+        TrecEntries qrels_status, run_status
+        vector[int64_t] row_qid, left_out
+        int64_t n_judged_queries, n_run_queries
+        int dup_kind
+        int64_t dup_line, dup_qid
+        string_view dup_doc
+        cbool parse(int kind, const char* data, size_t size) except +
+        void select(cbool complete) except +
+        size_t capacity()
+        int64_t fill(const char* qrels_data, const char* run_data, cbool mark_unjudged,
+                     int64_t max_retrieved, cbool judged_only, int64_t* y_true,
+                     double* y_score, int64_t* offsets) except +
+
 
 cdef extern from "_portable.h" nogil:
     int rankk_max_threads()
@@ -481,3 +496,136 @@ def parse_trec_files(qrels, run):
     result["qid_rank"] = _int64_array(qids.ranks())
     result["doc_rank"] = _int64_array(docs.ranks())
     return result
+
+
+cdef str _view_str(string_view v):
+    return v.data()[:v.size()].decode("utf-8")
+
+
+def join_trec_files(qrels, run, bint complete, bint mark_unjudged, max_retrieved,
+                    bint judged_only):
+    """A qrels file and a run (their bytes) joined query by query in C++.
+
+    Returns a dict: ``"y_true"`` (int64), ``"y_score"`` (float64) and
+    ``"offsets"`` (int64): one segment per query (see trec.hpp's
+    ``TrecJoin::fill``), written by the parser into these arrays, not
+    copied; ``"qids"`` (the query of each segment), ``"left_out"`` (judged
+    queries without results, not evaluated) and ``"runid"``. Or, on a bad
+    file, a tuple: ``("utf-8", kind, line)``, ``("error", kind, line,
+    message)``, ``("duplicate", kind, line, docno, qid)`` or ``("none",
+    run queries, judged queries)``; kind is ``"qrels"`` or ``"run"``.
+    """
+    cdef TrecJoin join
+    cdef const unsigned char[::1] q_buf = qrels
+    cdef const unsigned char[::1] r_buf = run
+    cdef const char* q_data = <const char*> &q_buf[0] if q_buf.shape[0] else NULL
+    cdef const char* r_data = <const char*> &r_buf[0] if r_buf.shape[0] else NULL
+    cdef size_t q_n = q_buf.shape[0], r_n = r_buf.shape[0]
+    cdef int64_t bad
+    cdef int kind
+    cdef cbool ok
+    cdef TrecEntries* status
+    for kind, name in ((0, "qrels"), (1, "run")):
+        bad = first_invalid_utf8_line(<const unsigned char*> (q_data if kind == 0 else r_data),
+                                      q_n if kind == 0 else r_n)
+        if bad:
+            return ("utf-8", name, bad)
+        with nogil:
+            ok = join.parse(kind, q_data if kind == 0 else r_data, q_n if kind == 0 else r_n)
+        if not ok:
+            status = &join.qrels_status if kind == 0 else &join.run_status
+            return ("error", name, status.error_line,
+                    status.error.decode("utf-8", "replace"))
+    join.select(complete)
+    cdef size_t n_rows = join.row_qid.size(), cap = join.capacity()
+    cdef size_t room = cap if cap else 1
+    y_true = np.empty(room, dtype=np.int64)
+    y_score = np.empty(room, dtype=np.float64)
+    offsets = np.empty(n_rows + 1, dtype=np.int64)
+    cdef int64_t* tp = <int64_t*> <size_t> y_true.ctypes.data
+    cdef double* sp = <double*> <size_t> y_score.ctypes.data
+    cdef int64_t* op = <int64_t*> <size_t> offsets.ctypes.data
+    cdef int64_t m = -1 if max_retrieved is None else max_retrieved
+    cdef int64_t n_out
+    with nogil:
+        n_out = join.fill(q_data, r_data, mark_unjudged, m, judged_only, tp, sp, op)
+    if n_out < 0:
+        return ("duplicate", "qrels" if join.dup_kind == 0 else "run", join.dup_line,
+                _view_str(join.dup_doc), _view_str(join.qids.strings[join.dup_qid]))
+    if n_rows == 0:
+        return ("none", join.n_run_queries, join.n_judged_queries)
+    return {
+        "y_true": y_true[:n_out],
+        "y_score": y_score[:n_out],
+        "offsets": offsets,
+        "qids": [_view_str(join.qids.strings[q]) for q in join.row_qid],
+        "left_out": [_view_str(join.qids.strings[q]) for q in join.left_out],
+        "runid": join.run_status.tag.decode("utf-8"),
+    }
+
+
+cdef extern from "<stdio.h>" nogil:
+    int snprintf(char* s, size_t n, const char* fmt, ...)
+
+
+def format_lines(list qids, list heads, list columns):
+    """trec_eval's per-query lines, ``head + qid + "\\t" + value + "\\n"``,
+    query by query (outer) and column by column (inner), as one bytes.
+
+    ``columns``: one per head, each a float64 array (printed ``%6.4f``, as
+    trec_eval's printf does), an int64 array (printed as an integer) or a
+    list of str (printed as given).
+    """
+    cdef Py_ssize_t n_rows = len(qids), n_cols = len(heads), i, j
+    cdef string out
+    cdef char buf[64]
+    cdef int width
+    cdef double v
+    cdef vector[int] kind
+    cdef vector[const double*] floats
+    cdef vector[const int64_t*] ints
+    cdef vector[string] encoded_qids, encoded_heads
+    kept, texts = [], []
+    for q in qids:
+        encoded_qids.push_back(q.encode("utf-8") + b"\t")
+    for h in heads:
+        encoded_heads.push_back(h.encode("utf-8"))
+    for c in columns:
+        if len(c) != n_rows:
+            raise ValueError("every column must have one value per query.")
+        if isinstance(c, list):
+            kind.push_back(2)
+            texts.append([t.encode("utf-8") for t in c])
+            c = None
+        elif c.dtype == np.int64:
+            kind.push_back(1)
+            c = np.ascontiguousarray(c)
+            texts.append(None)
+        else:
+            kind.push_back(0)
+            c = np.ascontiguousarray(c, dtype=np.float64)
+            texts.append(None)
+        kept.append(c)
+        floats.push_back(<const double*> _data(c) if kind.back() == 0 and n_rows else NULL)
+        ints.push_back(<const int64_t*> _data(c) if kind.back() == 1 and n_rows else NULL)
+    cdef bytes text
+    for i in range(n_rows):
+        for j in range(n_cols):
+            out.append(encoded_heads[j])
+            out.append(encoded_qids[i])
+            if kind[j] == 0:
+                v = floats[j][i]
+                if v == v:
+                    width = snprintf(buf, sizeof(buf), "%6.4f", v)
+                    out.append(buf, width)
+                else:
+                    text = ("%6.4f" % v).encode("ascii")
+                    out.append(<const char*> text, len(text))
+            elif kind[j] == 1:
+                width = snprintf(buf, sizeof(buf), "%lld", <long long> ints[j][i])
+                out.append(buf, width)
+            else:
+                text = texts[j][i]
+                out.append(<const char*> text, len(text))
+            out.push_back(b"\n")
+    return out.data()[:out.size()]

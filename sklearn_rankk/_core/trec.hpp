@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -187,34 +188,29 @@ inline std::string quoted(std::string_view s) {
     return "'" + std::string(s) + "'";
 }
 
-/* Parse one file. kind: 0 qrels (qid iter docno rel), 1 run (qid Q0 docno
- * rank score tag [...]). */
-inline void parse_trec(const char *data, size_t size, int kind, StringTable &qids,
-                       StringTable &docs, TrecEntries &out) {
+// The number of lines of a file (one more than its newlines).
+inline size_t count_lines(const char *data, size_t size) {
+    size_t n_lines = 1;
+    for (const char *p = data, *stop = data + size;
+         p < stop && (p = (const char *)std::memchr(p, '\n', stop - p)); ++p)
+        ++n_lines;
+    return n_lines;
+}
+
+/* Each line of a file, split and checked. kind: 0 qrels (qid iter docno
+ * rel), 1 run (qid Q0 docno rank score tag [...]). Calls
+ * line(lineno, qid, docno, grade, score, tag) for each line with fields (a
+ * qrels line's score and a run line's grade are 0); returns false after
+ * setting out's error at the first malformed line. */
+template <class Line>
+inline bool for_each_trec_line(const char *data, size_t size, int kind, TrecEntries &out,
+                               Line &&line) {
     size_t pos = 0;
     if (size >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
         (unsigned char)data[2] == 0xBF)
         pos = 3;
     int64_t lineno = 0;
     std::string_view fields[7];
-    // Room for one entry per line, counted first: the vectors never grow
-    // (growing doubles them, and copies: three times the memory at peak).
-    size_t n_lines = 1;
-    for (const char *p = data, *stop = data + size;
-         p < stop && (p = (const char *)std::memchr(p, '\n', stop - p)); ++p)
-        ++n_lines;
-    out.qid.reserve(n_lines);
-    out.doc.reserve(n_lines);
-    out.line.reserve(n_lines);
-    if (kind == 0) out.grade.reserve(n_lines);
-    if (kind == 1) out.score.reserve(n_lines);
-    // Room for a docno every other line: runs of a large collection hold
-    // nearly one per line (the table then grows once), runs that repeat
-    // docnos across queries far fewer.
-    docs.reserve(docs.strings.size() + n_lines / 2);
-    // Consecutive lines mostly share their query: its id is looked up once.
-    std::string_view last_qid, last_tag;
-    int64_t last_qid_id = -1;
     while (pos < size) {
         ++lineno;
         const char *nl = (const char *)std::memchr(data + pos, '\n', size - pos);
@@ -240,7 +236,7 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                 out.error_line = lineno;
                 out.error = "expected 4 fields 'qid iter docno rel'; got " +
                             std::to_string(total) + ".";
-                return;
+                return false;
             }
             int64_t g = 0;
             int status = parse_integer(fields[3], g);
@@ -249,41 +245,352 @@ inline void parse_trec(const char *data, size_t size, int kind, StringTable &qid
                 out.error = "relevance " + quoted(fields[3]) +
                             (status == 1 ? " is not an integer."
                                          : " is out of range (a 64-bit integer).");
-                return;
+                return false;
             }
-            if (last_qid_id < 0 || fields[0] != last_qid) {
-                last_qid_id = qids.add(fields[0], lineno);
-                last_qid = fields[0];
-            }
-            out.qid.push_back(last_qid_id);
-            out.doc.push_back(docs.add(fields[2], lineno));
-            out.grade.push_back(g);
+            line(lineno, fields[0], fields[2], g, 0.0, std::string_view());
         } else {
             if (total < 6) {
                 out.error_line = lineno;
                 out.error = "expected 6 fields 'qid Q0 docno rank score tag'; got " +
                             std::to_string(total) + ".";
-                return;
+                return false;
             }
             double v = 0.0;
             if (!parse_decimal(fields[4], v)) {
                 out.error_line = lineno;
                 out.error = "score " + quoted(fields[4]) + " is not a finite number.";
-                return;
+                return false;
             }
-            if (last_qid_id < 0 || fields[0] != last_qid) {
-                last_qid_id = qids.add(fields[0], lineno);
-                last_qid = fields[0];
+            line(lineno, fields[0], fields[2], (int64_t)0, v, fields[5]);
+        }
+    }
+    return true;
+}
+
+/* Parse one file into out, with query ids and docnos interned in the string
+ * tables. kind: 0 qrels, 1 run. */
+inline void parse_trec(const char *data, size_t size, int kind, StringTable &qids,
+                       StringTable &docs, TrecEntries &out) {
+    // Room for one entry per line, counted first: the vectors never grow
+    // (growing doubles them, and copies: three times the memory at peak).
+    const size_t n_lines = count_lines(data, size);
+    out.qid.reserve(n_lines);
+    out.doc.reserve(n_lines);
+    out.line.reserve(n_lines);
+    if (kind == 0) out.grade.reserve(n_lines);
+    if (kind == 1) out.score.reserve(n_lines);
+    // Room for a docno every other line: runs of a large collection hold
+    // nearly one per line (the table then grows once), runs that repeat
+    // docnos across queries far fewer.
+    docs.reserve(docs.strings.size() + n_lines / 2);
+    // Consecutive lines mostly share their query: its id is looked up once.
+    std::string_view last_qid, last_tag;
+    int64_t last_qid_id = -1;
+    for_each_trec_line(
+        data, size, kind, out,
+        [&](int64_t lineno, std::string_view qid, std::string_view doc, int64_t g, double v,
+            std::string_view tag) {
+            if (last_qid_id < 0 || qid != last_qid) {
+                last_qid_id = qids.add(qid, lineno);
+                last_qid = qid;
             }
             out.qid.push_back(last_qid_id);
-            out.doc.push_back(docs.add(fields[2], lineno));
-            out.score.push_back(v);
-            last_tag = fields[5];
-        }
-        out.line.push_back(lineno);
-    }
-    if (kind == 1) out.tag.assign(last_tag.data(), last_tag.size());
+            out.doc.push_back(docs.add(doc, lineno));
+            if (kind == 0) {
+                out.grade.push_back(g);
+            } else {
+                out.score.push_back(v);
+                last_tag = tag;
+            }
+            out.line.push_back(lineno);
+        });
+    if (kind == 1 && !out.error_line) out.tag.assign(last_tag.data(), last_tag.size());
 }
+
+/* A qrels file and a run joined query by query, as trec_eval joins them:
+ * the files are parsed into compact entries (a docno is a view of the
+ * file's bytes, never interned: only the query ids are), grouped by query,
+ * and each query's documents are matched through a small hash table of its
+ * own, which stays in cache. The result is written straight into the
+ * caller's arrays (one segment per query), so nothing is copied after. */
+struct TrecJoin {
+    struct Judgment {
+        std::string_view doc;
+        int64_t grade;
+        int64_t qid;
+    };
+    struct Result {
+        const char *doc;
+        uint32_t len;
+        uint32_t qid;
+        double score;
+    };
+    StringTable qids;
+    std::vector<Judgment> qrels;
+    std::vector<Result> run;
+    TrecEntries qrels_status, run_status;  // a parse error, the run's tag
+    // After select(): the query of each row, in trec_eval's order (query
+    // ids in byte order), and the judged queries left out.
+    std::vector<int64_t> row_qid, left_out;
+    int64_t n_judged_queries = 0, n_run_queries = 0;
+    // After fill(): a document twice for one query (kind 0 qrels, 1 run;
+    // -1 none), at its second line; the earliest such line of the first
+    // kind that has one.
+    int dup_kind = -1;
+    int64_t dup_line = 0, dup_qid = -1;
+    std::string_view dup_doc;
+
+    // Grouped by query: entries of query q are order[start[q]:start[q + 1]],
+    // in file order.
+    std::vector<uint32_t> qrels_order, run_order;
+    std::vector<size_t> qrels_start, run_start;
+    std::vector<int64_t> qid_rank;
+
+    // Parse one file (kind 0: qrels, 1: run); false on a malformed line
+    // (qrels_status or run_status says where and why).
+    bool parse(int kind, const char *data, size_t size) {
+        std::string_view last_qid;
+        int64_t last_id = -1;
+        auto qid_of = [&](int64_t lineno, std::string_view qid) {
+            if (last_id < 0 || qid != last_qid) {
+                last_id = qids.add(qid, lineno);
+                last_qid = qid;
+            }
+            return last_id;
+        };
+        const size_t n_lines = count_lines(data, size);
+        if (n_lines >= (size_t)UINT32_MAX)
+            throw std::length_error("more than 4 billion lines in a TREC file");
+        if (kind == 0) {
+            qrels.reserve(n_lines);
+            return for_each_trec_line(
+                data, size, 0, qrels_status,
+                [&](int64_t lineno, std::string_view qid, std::string_view doc, int64_t g,
+                    double, std::string_view) {
+                    qrels.push_back({doc, g, qid_of(lineno, qid)});
+                });
+        }
+        std::string_view last_tag;
+        run.reserve(n_lines);
+        const bool ok = for_each_trec_line(
+            data, size, 1, run_status,
+            [&](int64_t lineno, std::string_view qid, std::string_view doc, int64_t, double v,
+                std::string_view tag) {
+                if (doc.size() >= (size_t)UINT32_MAX)
+                    throw std::length_error("a docno of over 4 GB");
+                run.push_back(
+                    {doc.data(), (uint32_t)doc.size(), (uint32_t)qid_of(lineno, qid), v});
+                last_tag = tag;
+            });
+        if (ok) run_status.tag.assign(last_tag.data(), last_tag.size());
+        return ok;
+    }
+
+    template <class Entries, class QidOf>
+    static void group(const Entries &entries, size_t n_qids, QidOf qid_of,
+                      std::vector<uint32_t> &order, std::vector<size_t> &start) {
+        start.assign(n_qids + 1, 0);
+        for (const auto &e : entries) ++start[qid_of(e) + 1];
+        for (size_t q = 0; q < n_qids; ++q) start[q + 1] += start[q];
+        std::vector<size_t> at(start.begin(), start.end() - 1);
+        order.resize(entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) order[at[qid_of(entries[i])]++] = (uint32_t)i;
+    }
+
+    // The queries evaluated: those with judgments and results (with
+    // complete: every query with judgments), in byte order of their ids.
+    void select(bool complete) {
+        const size_t n_qids = qids.strings.size();
+        group(qrels, n_qids, [](const Judgment &e) { return (size_t)e.qid; }, qrels_order,
+              qrels_start);
+        group(run, n_qids, [](const Result &e) { return (size_t)e.qid; }, run_order,
+              run_start);
+        qid_rank = qids.ranks();
+        std::vector<int64_t> by_rank(n_qids);
+        for (size_t q = 0; q < n_qids; ++q) by_rank[qid_rank[q]] = (int64_t)q;
+        for (const int64_t q : by_rank) {
+            const bool judged = qrels_start[q + 1] > qrels_start[q];
+            const bool retrieved = run_start[q + 1] > run_start[q];
+            n_judged_queries += judged;
+            n_run_queries += retrieved;
+            if (judged && (retrieved || complete))
+                row_qid.push_back(q);
+            else if (judged)
+                left_out.push_back(q);
+        }
+    }
+
+    // Room the segments need at most: every result, every judgment.
+    size_t capacity() const { return run.size() + qrels.size(); }
+
+    void duplicate(int kind, const char *base, const char *at, std::string_view doc,
+                   int64_t qid) {
+        if (dup_kind >= 0 && (kind > dup_kind || (kind == dup_kind && at >= dup_doc.data())))
+            return;
+        dup_kind = kind;
+        dup_doc = doc;
+        dup_qid = qid;
+        dup_line = 1 + (int64_t)std::count(base, at, '\n');
+    }
+
+    /* The segments of the selected queries: each query's results by score
+     * descending, tied ones by docno ascending (max_retrieved >= 0: only
+     * the first max_retrieved in trec_eval's order, score descending and
+     * tied ones by docno descending; judged_only: only those with a
+     * judgment >= 0), then its judgments (mark_unjudged: of grade >= 0;
+     * else > 0) that are not among them, in file order, with score -inf.
+     * Grades: a result without a judgment -1 (mark_unjudged) or 0; a
+     * negative judgment -2 (mark_unjudged) or itself. Returns the number
+     * of entries written, or -1 when a document is listed twice for one
+     * query (dup_*). Every query is checked for duplicates, also those
+     * not evaluated, as trec_eval reads whole files. */
+    int64_t fill(const char *qrels_data, const char *run_data, bool mark_unjudged,
+                 int64_t max_retrieved, bool judged_only, int64_t *y_true, double *y_score,
+                 int64_t *offsets) {
+        const size_t n_qids = qids.strings.size();
+        std::vector<uint8_t> is_row(n_qids, 0);
+        for (const int64_t q : row_qid) is_row[q] = 1;
+        std::vector<uint32_t> slots;           // docno hash: local index + 1
+        std::vector<uint32_t> hashes;          // of each result of the query
+        std::vector<int64_t> grade;            // of each result of the query
+        std::vector<uint8_t> kept, matched;    // results kept, judgments matched
+        std::vector<std::pair<double, uint32_t>> ranked;
+        int64_t n = 0;
+        offsets[0] = 0;
+        size_t row = 0;
+        auto slot_of = [&](std::string_view doc, uint32_t h, size_t mask,
+                           auto &&doc_at) -> size_t {
+            size_t j = h & mask;
+            while (slots[j] && !(hashes[slots[j] - 1] == h && doc_at(slots[j] - 1) == doc))
+                j = (j + 1) & mask;
+            return j;
+        };
+        // Queries in row order first (their segments are written in that
+        // order), then the others (checked for duplicates only).
+        std::vector<int64_t> queries(row_qid);
+        for (size_t q = 0; q < n_qids; ++q)
+            if (!is_row[q]) queries.push_back((int64_t)q);
+        for (const int64_t q : queries) {
+            const uint32_t *r_ids = run_order.data() + run_start[q];
+            const size_t n_r = run_start[q + 1] - run_start[q];
+            const uint32_t *j_ids = qrels_order.data() + qrels_start[q];
+            const size_t n_j = qrels_start[q + 1] - qrels_start[q];
+            auto run_doc = [&](size_t i) {
+                const Result &e = run[r_ids[i]];
+                return std::string_view(e.doc, e.len);
+            };
+            // The run's documents of the query, hashed; a second one of a
+            // docno is a duplicate.
+            size_t size = 16;
+            while (size < 2 * std::max(n_r, n_j)) size *= 2;
+            const size_t mask = size - 1;
+            slots.assign(size, 0);
+            hashes.resize(std::max(n_r, n_j));
+            for (size_t i = 0; i < n_r; ++i) {
+                const std::string_view doc = run_doc(i);
+                const uint32_t h = (uint32_t)StringTable::hash(doc);
+                hashes[i] = h;
+                const size_t j = slot_of(doc, h, mask, run_doc);
+                if (slots[j])
+                    duplicate(1, run_data, doc.data(), doc, q);
+                else
+                    slots[j] = (uint32_t)i + 1;
+            }
+            if (!is_row[q]) {
+                // Judgments: their own duplicates (the run's table is no
+                // longer needed).
+                auto judged_doc = [&](size_t i) { return qrels[j_ids[i]].doc; };
+                slots.assign(size, 0);
+                for (size_t i = 0; i < n_j; ++i) {
+                    const std::string_view doc = judged_doc(i);
+                    const uint32_t h = (uint32_t)StringTable::hash(doc);
+                    hashes[i] = h;
+                    const size_t j = slot_of(doc, h, mask, judged_doc);
+                    if (slots[j])
+                        duplicate(0, qrels_data, doc.data(), doc, q);
+                    else
+                        slots[j] = (uint32_t)i + 1;
+                }
+                continue;
+            }
+            // Results in rank order: score descending, docno ascending.
+            ranked.resize(n_r);
+            for (size_t i = 0; i < n_r; ++i) ranked[i] = {run[r_ids[i]].score, (uint32_t)i};
+            std::sort(ranked.begin(), ranked.end(),
+                      [&](const std::pair<double, uint32_t> &a,
+                          const std::pair<double, uint32_t> &b) {
+                          if (a.first != b.first) return a.first > b.first;
+                          return run_doc(a.second) < run_doc(b.second);
+                      });
+            kept.assign(n_r, 1);
+            if (max_retrieved >= 0 && (size_t)max_retrieved < n_r) {
+                // The first max_retrieved in trec_eval's order: of the tie
+                // group at the cut, its last docnos.
+                const size_t m = (size_t)max_retrieved;
+                size_t a = m, b = m;
+                if (m > 0) {
+                    a = m - 1;
+                    while (a > 0 && ranked[a - 1].first == ranked[m - 1].first) --a;
+                    b = m;
+                    while (b < n_r && ranked[b].first == ranked[m - 1].first) ++b;
+                }
+                for (size_t i = a; i < n_r; ++i) kept[ranked[i].second] = 0;
+                for (size_t i = b - (m - a); i < b; ++i) kept[ranked[i].second] = 1;
+            }
+            // Each judgment looked up among the kept results; judgments
+            // twice for the query are duplicates (their own table).
+            grade.assign(n_r, mark_unjudged ? -1 : 0);
+            std::vector<uint8_t> has(n_r, 0);
+            matched.assign(n_j, 0);
+            for (size_t i = 0; i < n_j; ++i) {
+                const Judgment &e = qrels[j_ids[i]];
+                const uint32_t h = (uint32_t)StringTable::hash(e.doc);
+                const size_t j = slot_of(e.doc, h, mask, run_doc);
+                if (slots[j] && kept[slots[j] - 1]) {
+                    const size_t r = slots[j] - 1;
+                    if (!has[r]) {
+                        has[r] = 1;
+                        grade[r] = (mark_unjudged && e.grade < 0) ? -2 : e.grade;
+                        matched[i] = 1;
+                    }
+                }
+            }
+            {
+                auto judged_doc = [&](size_t i) { return qrels[j_ids[i]].doc; };
+                slots.assign(size, 0);
+                for (size_t i = 0; i < n_j; ++i) {
+                    const std::string_view doc = judged_doc(i);
+                    const uint32_t h = (uint32_t)StringTable::hash(doc);
+                    hashes[i] = h;
+                    const size_t j = slot_of(doc, h, mask, judged_doc);
+                    if (slots[j])
+                        duplicate(0, qrels_data, doc.data(), doc, q);
+                    else
+                        slots[j] = (uint32_t)i + 1;
+                }
+            }
+            if (judged_only)
+                for (size_t r = 0; r < n_r; ++r)
+                    if (!has[r] || grade[r] < 0) kept[r] = 0;
+            for (size_t i = 0; i < n_r; ++i) {
+                const uint32_t r = ranked[i].second;
+                if (!kept[r]) continue;
+                y_score[n] = ranked[i].first;
+                y_true[n] = grade[r];
+                ++n;
+            }
+            for (size_t i = 0; i < n_j; ++i) {
+                const int64_t g = qrels[j_ids[i]].grade;
+                if (matched[i] || (mark_unjudged ? g < 0 : g <= 0)) continue;
+                y_score[n] = -HUGE_VAL;
+                y_true[n] = g;
+                ++n;
+            }
+            offsets[++row] = n;
+        }
+        return dup_kind >= 0 ? -1 : n;
+    }
+};
 
 // The line (1-based) of the first byte that is not valid UTF-8, or 0.
 inline int64_t first_invalid_utf8_line(const unsigned char *s, size_t n) {

@@ -104,17 +104,7 @@ def _parse(qrels=None, run=None):
     for kind in ("qrels", "run"):
         found = result[kind]
         if isinstance(found, tuple):
-            where = f"{names[kind]}:{found[1]}"
-            if found[0] == "utf-8":
-                line = data[kind].split(b"\n")[found[1] - 1]
-                try:
-                    line.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise ValueError(
-                        f"{where}: not UTF-8 text ({exc.reason})."
-                    ) from None
-                raise ValueError(f"{where}: not UTF-8 text.")
-            raise ValueError(f"{where}: {found[2]}{_swapped_hint(kind, data, found)}")
+            _raise_bad_line(kind, found[0], found[1], found[-1], data, names)
     parsed = _Parsed(
         result["qrels"],
         result["run"],
@@ -131,16 +121,30 @@ def _parse(qrels=None, run=None):
     return parsed
 
 
+def _raise_bad_line(kind, what, line, message, data, names):
+    """The error of a line that is not UTF-8 (``what="utf-8"``) or is
+    malformed, naming the file and line."""
+    where = f"{names[kind]}:{line}"
+    if what == "utf-8":
+        text = data[kind].split(b"\n")[line - 1]
+        try:
+            text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{where}: not UTF-8 text ({exc.reason}).") from None
+        raise ValueError(f"{where}: not UTF-8 text.")
+    raise ValueError(f"{where}: {message}{_swapped_hint(kind, data, line)}")
+
+
 #: Fields of a line of each kind of file.
 _FIELDS = {"qrels": 4, "run": 6}
 
 
-def _swapped_hint(kind, data, found):
+def _swapped_hint(kind, data, lineno):
     """A hint when a malformed line has the other kind's fields: the run
     given as the qrels, or the qrels as the run."""
     if not data.get(kind):
         return ""
-    line = data[kind].split(b"\n")[found[1] - 1]
+    line = data[kind].split(b"\n")[lineno - 1]
     other = "run" if kind == "qrels" else "qrels"
     if len(line.split()) != _FIELDS[other]:
         return ""
@@ -483,6 +487,15 @@ def trec_rows(
         raise ValueError(
             f"max_retrieved must be None or an integer >= 0; got {max_retrieved!r}."
         )
+    if _is_file(qrels) and _is_file(run):
+        return _file_rows(
+            qrels,
+            run,
+            complete=complete,
+            mark_unjudged=mark_unjudged,
+            max_retrieved=max_retrieved,
+            judged_only=judged_only,
+        )
     q_entries, r_entries, qids, qid_rank, doc_rank, runid = _entries(
         qrels, run, columns
     )
@@ -496,11 +509,7 @@ def trec_rows(
     retrieved[rq] = True
     chosen = judged if complete else judged & retrieved
     if not np.any(chosen):
-        raise ValueError(
-            f"No query has both results in the run and judgments in the qrels "
-            f"(run: {int(retrieved.sum())} queries, qrels: {int(judged.sum())}); "
-            f"check that the query ids match."
-        )
+        raise _no_common_query(int(retrieved.sum()), int(judged.sum()))
     chosen_ids = np.flatnonzero(chosen)
     chosen_ids = chosen_ids[np.argsort(qid_rank[chosen_ids])]  # trec_eval's order
     row_of = np.full(n_qids, -1, dtype=np.int64)
@@ -575,6 +584,45 @@ def trec_rows(
     left_out = [qids[i] for i in left_out[np.argsort(qid_rank[left_out])]]
     return TrecRows(
         y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid, left_out
+    )
+
+
+def _no_common_query(n_run, n_judged):
+    return ValueError(
+        f"No query has both results in the run and judgments in the qrels "
+        f"(run: {n_run} queries, qrels: {n_judged}); check that the query ids "
+        f"match."
+    )
+
+
+def _file_rows(qrels, run, *, complete, mark_unjudged, max_retrieved, judged_only):
+    """:func:`trec_rows` of two files, joined by the compiled parser query
+    by query (no table of every docno, no copy of the segments)."""
+    data, names = {}, {}
+    for kind, source in (("qrels", qrels), ("run", run)):
+        data[kind], names[kind] = read_bytes(source)
+    found = _kernel.join_trec_files(
+        data["qrels"], data["run"], complete, mark_unjudged, max_retrieved, judged_only
+    )
+    if isinstance(found, tuple):
+        if found[0] == "none":
+            raise _no_common_query(found[1], found[2])
+        if found[0] == "duplicate":
+            _, kind, line, doc, qid = found
+            what = "judged" if kind == "qrels" else "listed"
+            raise ValueError(
+                f"{names[kind]}:{line}: document {doc!r} is {what} twice for "
+                f"query {qid!r}."
+            )
+        _raise_bad_line(found[1], found[0], found[2], found[-1], data, names)
+    del data
+    return TrecRows(
+        found["y_true"],
+        found["y_score"],
+        found["offsets"],
+        found["qids"],
+        found["runid"],
+        found["left_out"],
     )
 
 
