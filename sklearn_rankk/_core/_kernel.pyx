@@ -17,6 +17,7 @@ is built with OpenMP.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.math cimport HUGE_VAL
 from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.string cimport string
@@ -629,3 +630,69 @@ def format_lines(list qids, list heads, list columns):
                 out.append(<const char*> text, len(text))
             out.push_back(b"\n")
     return out.data()[:out.size()]
+
+
+def trec_relstrings(const int64_t[::1] y_true, const double[::1] y_score,
+                    const int64_t[::1] offsets, Py_ssize_t length):
+    """trec_eval's relstring of each segment: one character per retrieved
+    document (score above -inf) among the first ``length`` in trec_eval's
+    order, where tied documents come by docno descending (the segments hold
+    them ascending: each run of equal scores is read backwards). A grade
+    0-9 is itself, above 9 ``>``, -1 (never judged) ``-``, -2 (pooled, not
+    judged) ``.``, any other negative grade ``<``."""
+    cdef Py_ssize_t n_rows = offsets.shape[0] - 1, r, i, j, a, b, end, taken
+    cdef int64_t g
+    cdef string text
+    out = []
+    for r in range(n_rows):
+        text.clear()
+        a = offsets[r]
+        end = offsets[r + 1]
+        taken = 0
+        while a < end and taken < length and y_score[a] > -HUGE_VAL:
+            b = a + 1
+            while b < end and y_score[b] == y_score[a]:
+                b += 1
+            j = b - 1
+            while j >= a and taken < length:
+                g = y_true[j]
+                if g > 9:
+                    text.push_back(b">")
+                elif g >= 0:
+                    text.push_back(<char> (48 + g))
+                elif g == -1:
+                    text.push_back(b"-")
+                elif g == -2:
+                    text.push_back(b".")
+                else:
+                    text.push_back(b"<")
+                taken += 1
+                j -= 1
+            a = b
+        out.append(text.data()[:text.size()].decode("ascii"))
+    return out
+
+
+def trec_counts(const int64_t[::1] y_true, const double[::1] y_score,
+                const int64_t[::1] offsets, int64_t level):
+    """trec_eval's counts of each segment: retrieved (score above -inf),
+    relevant (grade >= level), relevant retrieved, and judged (grade >= 0)
+    non-relevant retrieved."""
+    cdef Py_ssize_t n_rows = offsets.shape[0] - 1, r, i
+    ret = np.zeros(n_rows, dtype=np.int64)
+    rel = np.zeros(n_rows, dtype=np.int64)
+    rel_ret = np.zeros(n_rows, dtype=np.int64)
+    nonrel_ret = np.zeros(n_rows, dtype=np.int64)
+    cdef int64_t[::1] c_ret = ret, c_rel = rel, c_rel_ret = rel_ret
+    cdef int64_t[::1] c_nonrel_ret = nonrel_ret
+    cdef bint retrieved, relevant
+    with nogil:
+        for r in range(n_rows):
+            for i in range(offsets[r], offsets[r + 1]):
+                retrieved = y_score[i] > -HUGE_VAL
+                relevant = y_true[i] >= level
+                c_ret[r] += retrieved
+                c_rel[r] += relevant
+                c_rel_ret[r] += relevant and retrieved
+                c_nonrel_ret[r] += (not relevant) and y_true[i] >= 0 and retrieved
+    return ret, rel, rel_ret, nonrel_ret

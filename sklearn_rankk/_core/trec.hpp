@@ -454,7 +454,11 @@ struct TrecJoin {
         std::vector<uint32_t> hashes;          // of each result of the query
         std::vector<int64_t> grade;            // of each result of the query
         std::vector<uint8_t> kept, matched;    // results kept, judgments matched
-        std::vector<std::pair<double, uint32_t>> ranked;
+        struct Ranked {
+            uint64_t score, prefix;
+            uint32_t index;
+        };
+        std::vector<Ranked> ranked;
         int64_t n = 0;
         offsets[0] = 0;
         size_t row = 0;
@@ -513,15 +517,28 @@ struct TrecJoin {
                 }
                 continue;
             }
-            // Results in rank order: score descending, docno ascending.
+            // Results in rank order: score descending, docno ascending. Sorted
+            // on integer keys: the score's bits made to order as the score
+            // (-0 as 0: equal scores), then the docno's first 8 bytes (big-
+            // endian: integer order is byte order), the whole docnos
+            // compared only where both keys are equal.
             ranked.resize(n_r);
-            for (size_t i = 0; i < n_r; ++i) ranked[i] = {run[r_ids[i]].score, (uint32_t)i};
-            std::sort(ranked.begin(), ranked.end(),
-                      [&](const std::pair<double, uint32_t> &a,
-                          const std::pair<double, uint32_t> &b) {
-                          if (a.first != b.first) return a.first > b.first;
-                          return run_doc(a.second) < run_doc(b.second);
-                      });
+            for (size_t i = 0; i < n_r; ++i) {
+                const Result &e = run[r_ids[i]];
+                const double v = e.score == 0.0 ? 0.0 : e.score;
+                uint64_t bits;
+                std::memcpy(&bits, &v, 8);
+                bits = (bits >> 63) ? ~bits : bits | (1ull << 63);
+                uint64_t prefix = 0;
+                for (size_t b = 0; b < 8; ++b)
+                    prefix = (prefix << 8) | (b < e.len ? (unsigned char)e.doc[b] : 0u);
+                ranked[i] = {~bits, prefix, (uint32_t)i};
+            }
+            std::sort(ranked.begin(), ranked.end(), [&](const Ranked &a, const Ranked &b) {
+                if (a.score != b.score) return a.score < b.score;
+                if (a.prefix != b.prefix) return a.prefix < b.prefix;
+                return run_doc(a.index) < run_doc(b.index);
+            });
             kept.assign(n_r, 1);
             if (max_retrieved >= 0 && (size_t)max_retrieved < n_r) {
                 // The first max_retrieved in trec_eval's order: of the tie
@@ -530,12 +547,12 @@ struct TrecJoin {
                 size_t a = m, b = m;
                 if (m > 0) {
                     a = m - 1;
-                    while (a > 0 && ranked[a - 1].first == ranked[m - 1].first) --a;
+                    while (a > 0 && ranked[a - 1].score == ranked[m - 1].score) --a;
                     b = m;
-                    while (b < n_r && ranked[b].first == ranked[m - 1].first) ++b;
+                    while (b < n_r && ranked[b].score == ranked[m - 1].score) ++b;
                 }
-                for (size_t i = a; i < n_r; ++i) kept[ranked[i].second] = 0;
-                for (size_t i = b - (m - a); i < b; ++i) kept[ranked[i].second] = 1;
+                for (size_t i = a; i < n_r; ++i) kept[ranked[i].index] = 0;
+                for (size_t i = b - (m - a); i < b; ++i) kept[ranked[i].index] = 1;
             }
             // Each judgment looked up among the kept results; judgments
             // twice for the query are duplicates (their own table).
@@ -573,9 +590,9 @@ struct TrecJoin {
                 for (size_t r = 0; r < n_r; ++r)
                     if (!has[r] || grade[r] < 0) kept[r] = 0;
             for (size_t i = 0; i < n_r; ++i) {
-                const uint32_t r = ranked[i].second;
+                const uint32_t r = ranked[i].index;
                 if (!kept[r]) continue;
-                y_score[n] = ranked[i].first;
+                y_score[n] = run[r_ids[r]].score;
                 y_true[n] = grade[r];
                 ++n;
             }
@@ -593,27 +610,38 @@ struct TrecJoin {
 };
 
 // The line (1-based) of the first byte that is not valid UTF-8, or 0.
+// ASCII runs are skipped 8 bytes at a time; lines are counted only when a
+// bad byte is found.
 inline int64_t first_invalid_utf8_line(const unsigned char *s, size_t n) {
-    int64_t line = 1;
     size_t i = 0;
     while (i < n) {
+        if (i + 8 <= n) {
+            uint64_t word;
+            std::memcpy(&word, s + i, 8);
+            if (!(word & 0x8080808080808080ull)) {
+                i += 8;
+                continue;
+            }
+        }
         unsigned char c = s[i];
-        if (c == '\n') { ++line; ++i; continue; }
         if (c < 0x80) { ++i; continue; }
         int len;
         uint32_t cp;
+        bool bad = false;
         if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
         else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
         else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-        else return line;
-        if (i + (size_t)len > n) return line;
-        for (int k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) return line;
+        else { len = 1; cp = 0; bad = true; }
+        if (!bad && i + (size_t)len > n) bad = true;
+        for (int k = 1; k < len && !bad; ++k) {
+            if ((s[i + k] & 0xC0) != 0x80) bad = true;
             cp = (cp << 6) | (s[i + k] & 0x3F);
         }
-        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return line;
+        if (!bad && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+                     (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+                     (cp >= 0xD800 && cp <= 0xDFFF)))
+            bad = true;
+        if (bad) return 1 + (int64_t)std::count(s, s + i, (unsigned char)'\n');
         i += (size_t)len;
     }
     return 0;

@@ -581,40 +581,15 @@ def _relstrings(rows, length):
     retrieved documents in trec_eval's order (tied scores by docno
     descending), one character each: the grade if 0-9, ``>`` above 9, ``-``
     never judged, ``.`` pooled but not judged."""
-    y, s, offsets = rows.y_true, rows.y_score, rows.offsets
-    n, n_rows = y.shape[0], offsets.shape[0] - 1
-    # Segments hold tied documents by docno ascending: reverse each run of
-    # equal scores of a query.
-    idx = np.arange(n)
-    row = np.repeat(np.arange(n_rows), np.diff(offsets))
-    start = np.ones(n, dtype=bool)
-    start[1:] = (row[1:] != row[:-1]) | (s[1:] != s[:-1])
-    end = np.ones(n, dtype=bool)
-    end[:-1] = start[1:]
-    first = np.maximum.accumulate(np.where(start, idx, 0))
-    last = np.minimum.accumulate(np.where(end, idx, n)[::-1])[::-1] if n else idx
-    grades = y[first + last - idx] if n else y
-    retrieved = _segment_sums(s > -np.inf, offsets)
-    take = np.minimum(max(length, 0), retrieved)
-    top = grades[idx - offsets[row] < take[row]] if n else grades
-    # One character per grade: 0-9 itself, '>' above 9, '-' never judged,
-    # '.' pooled but not judged, '<' other negative grades.
-    whole = top.astype(np.int64)  # as int() truncates
-    codes = np.full(top.shape[0], ord("<"), dtype=np.uint8)
-    codes[whole == -1] = ord("-")
-    codes[whole == -2] = ord(".")
-    digit = (top >= 0) & (top <= 9)
-    codes[digit] = ord("0") + whole[digit]
-    codes[top > 9] = ord(">")
-    text = codes.tobytes().decode("ascii")
-    bounds = np.concatenate([[0], np.cumsum(take)]).tolist()
-    return np.array([text[a:b] for a, b in zip(bounds, bounds[1:])], dtype=object)
-
-
-def _segment_sums(mask, offsets):
-    """The number of true entries of each segment (exact integers)."""
-    at = np.concatenate([[0], np.cumsum(mask, dtype=np.int64)])
-    return at[offsets[1:]] - at[offsets[:-1]]
+    return np.array(
+        _kernel.trec_relstrings(
+            np.ascontiguousarray(rows.y_true, dtype=np.int64),
+            np.ascontiguousarray(rows.y_score, dtype=np.float64),
+            rows.offsets,
+            max(length, 0),
+        ),
+        dtype=object,
+    )
 
 
 def _paragraphs(*texts):

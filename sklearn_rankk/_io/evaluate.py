@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .._core import engine
+from .._core import _kernel, engine
 from .._core.registry import TREC_EVAL_COUNTS
 from .._core.validation import check_bool, check_option
 from .lists import to_matrices
@@ -74,6 +74,16 @@ def query_values(
 def trec_counts(y_true, y_score, offsets, level):
     """trec_eval's per-query counts (num_ret, num_rel, num_rel_ret,
     num_nonrel_judged_ret) of segments with marked judgments."""
+    if (
+        y_true.dtype == np.int64
+        and y_score.dtype == np.float64
+        and isinstance(level, int)
+        and y_true.flags.c_contiguous
+        and y_score.flags.c_contiguous
+    ):  # the command line's case: one pass in C
+        return dict(
+            zip(TREC_EVAL_COUNTS, _kernel.trec_counts(y_true, y_score, offsets, level))
+        )
     retrieved = y_score > -np.inf
     relevant = y_true > level - 1
 
