@@ -496,11 +496,12 @@ def _evaluate(
     # grade as gain (negative grades have none), whatever the level; a
     # measure with its own level (ir_measures' P(rel=2)@5) keeps it. One
     # call per gain map: a gain map is the grades mapped to gains.
-    passes = {(): []}
+    passes = {(): {}}  # requests by gain map, each once, in order (dicts)
     for c in columns:
-        if c.request is not None and c.request not in passes.setdefault(c.gains, []):
-            passes[c.gains].append(c.request)
+        if c.request is not None:
+            passes.setdefault(c.gains, {})[c.request] = None
     for gains, requests in passes.items():
+        requests = list(requests)
         per_query = query_values(
             requests,
             _with_gains(rows.y_true, gains),
@@ -596,38 +597,50 @@ def _paragraphs(*texts):
     return "\n\n".join(textwrap.fill(t, 79, break_on_hyphens=False) for t in texts)
 
 
-_EPILOG = _paragraphs(
-    "measures (-m, repeatable): "
-    + MEASURE_FORMS
-    + " Default: trec_eval's official measures that are computed here (map, "
-    "Rprec, recip_rank, iprec_at_recall, P). Each is printed as written, in "
-    "the order given; "
-    "a family or nickname prints trec_eval's names (P_5, ...).",
-    "relevance: binary measures count a document as relevant when its grade "
-    "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
-    "every positive grade as gain, as trec_eval does. Queries with no relevant "
-    "document score 0 (utility has its own value there, as in trec_eval).",
-    "ties: '--ties trec_eval' (default) ranks documents of equal score by "
-    "docno, descending, exactly as trec_eval does: the value then depends on "
-    "the document names. '--ties average' gives the expected value over all "
-    "orderings of the tied documents (the package's default), which does "
-    "not. Both agree on runs without tied scores.",
-    "queries: those of the run that have judgments; with -c, every query of "
-    "the qrels, a query missing from the run scoring 0. Without -c, a query "
-    "of the qrels missing from the run is left out with a warning on stderr "
-    "(trec_eval 10.0 stops with an error there).",
-    "files: text, or gzip-compressed (found by their first bytes, whatever "
-    "their name). The digits are trec_eval's: the 'all' line adds the "
-    "per-query values in query order and divides, set_F and utility are "
-    "computed from the counts as trec_eval computes them.",
-    "exit status: 0 on success, 1 on an unreadable or malformed file (the "
-    "message names the file and line), 2 on a usage error, 141 (quietly) "
-    "when the reader of the output closes it early, as '| head' does.",
-)
+def _epilog():
+    """The help's text after the options (wrapped only when --help asks:
+    wrapping takes longer than evaluating trec_eval's small files)."""
+    return _paragraphs(
+        "measures (-m, repeatable): "
+        + MEASURE_FORMS
+        + " Default: trec_eval's official measures that are computed here (map, "
+        "Rprec, recip_rank, iprec_at_recall, P). Each is printed as written, in "
+        "the order given; "
+        "a family or nickname prints trec_eval's names (P_5, ...).",
+        "relevance: binary measures count a document as relevant when its grade "
+        "is at least LEVEL (-l); nDCG, DCG and trec_eval's other gain measures use "
+        "every positive grade as gain, as trec_eval does. Queries with no relevant "
+        "document score 0 (utility has its own value there, as in trec_eval).",
+        "ties: '--ties trec_eval' (default) ranks documents of equal score by "
+        "docno, descending, exactly as trec_eval does: the value then depends on "
+        "the document names. '--ties average' gives the expected value over all "
+        "orderings of the tied documents (the package's default), which does "
+        "not. Both agree on runs without tied scores.",
+        "queries: those of the run that have judgments; with -c, every query of "
+        "the qrels, a query missing from the run scoring 0. Without -c, a query "
+        "of the qrels missing from the run is left out with a warning on stderr "
+        "(trec_eval 10.0 stops with an error there).",
+        "files: text, or gzip-compressed (found by their first bytes, whatever "
+        "their name). The digits are trec_eval's: the 'all' line adds the "
+        "per-query values in query order and divides, set_F and utility are "
+        "computed from the counts as trec_eval computes them.",
+        "exit status: 0 on success, 1 on an unreadable or malformed file (the "
+        "message names the file and line), 2 on a usage error, 141 (quietly) "
+        "when the reader of the output closes it early, as '| head' does.",
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with the epilog made on the first help."""
+
+    def format_help(self):
+        if self.epilog is None:
+            self.epilog = _epilog()
+        return super().format_help()
 
 
 def _parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sklearn-rankk",
         description=_paragraphs(
             "Evaluate a TREC run against TREC relevance judgments like "
@@ -635,7 +648,6 @@ def _parser():
             "value' lines in trec_eval's layout: per query with -q, then the "
             "mean over the queries ('all')."
         ),
-        epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", help="qrels file: qid iter docno rel")
