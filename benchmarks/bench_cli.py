@@ -162,7 +162,7 @@ def main():
     _startup(tools, args.repeat)
     print(f"{'measures':<16} {'tool':<14} {'wall s':>8} {'CPU s':>7} {'peak MiB':>9}")
     for name, measures in MEASURE_SETS.items():
-        outputs = {}
+        outputs, figures = {}, {}
         for tool, command in tools.items():
             if tool == "pytrec_eval":
                 wanted = ["all_trec"] if name == "all_trec" else ["map", "ndcg_cut.10"]
@@ -171,9 +171,16 @@ def main():
                 command = [*command, "-q", *measures, str(qrels), str(run)]
             wall, cpu, peak, out = timed(command, args.repeat)
             outputs[tool] = out
+            figures[tool] = (wall, cpu, peak)
             print(f"{name:<16} {tool:<14} {wall:>8.2f} {cpu:>7.2f} {peak:>9.0f}")
         if "trec_eval" in outputs:
             print(f"{'':<16} identical to trec_eval: {_same(outputs)}")
+            ours, theirs = figures["sklearn-rankk"], figures["trec_eval"]
+            print(
+                f"{'':<16} sklearn-rankk / trec_eval: wall "
+                f"{ours[0] / theirs[0]:.2f}, CPU {ours[1] / theirs[1]:.2f}, peak "
+                f"memory {ours[2] / theirs[2]:.2f}"
+            )
 
 
 def _startup(tools, repeat):

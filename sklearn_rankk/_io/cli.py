@@ -386,15 +386,17 @@ def _parse_metric(text):
     return [(text, metric, k)]
 
 
-# trec_eval 10.0's measures (its measures.c) that are not computed here.
-_TREC_EVAL_ELSEWHERE = (
+# trec_eval 10.0's measures (its measures.c) that are not computed here
+# (a name the registry gives a metric, as ideal_dcg or yaap may get, leaves
+# the list by itself).
+_TREC_EVAL_ELSEWHERE = tuple(n for n in (
     "ideal_dcg", "yaap", "ndcg_p", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg",
     "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
     "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
     "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
     "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
     "prefs_avgjg_imp", "all_prefs", "prefs", "qrels_jg", "set",
-)  # fmt: skip
+) if n not in TREC_EVAL_NAMES)  # fmt: skip
 
 
 def _unknown_measure(text):
