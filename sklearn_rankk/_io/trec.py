@@ -11,8 +11,10 @@ read as trec_eval reads them:
 
 Blank lines and lines whose first field starts with ``#`` are skipped
 (trec_eval skips both in runs and ``#`` lines in qrels). Files are UTF-8,
-parsed by the compiled extension (query ids and docnos are mapped to integer
-ids once; everything after works on integer arrays). Anything else that is
+parsed by the compiled extension: the readers map query ids and docnos to
+integer ids once; a qrels file and a run given together (:func:`from_trec`,
+the command line) are joined there query by query, as trec_eval joins them,
+into the segments the metrics read. Anything else that is
 malformed is a ``ValueError`` naming the file and line: a wrong number of
 fields, a relevance that is not an ASCII integer of 64 bits, a score that is
 not a finite ASCII decimal number (so that trec_eval's ``atof`` and Python's
