@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics import roc_auc_score
 
 import sklearn_rankk
@@ -32,8 +33,11 @@ def _data(seed, n_rows=30, n_items=12, levels=None, unjudged=False):
 
 
 def _sklearn_rows(y_true, y_score, threshold=0, **kwargs):
-    """roc_auc_score on each row's judged items; NaN where it is undefined."""
+    """roc_auc_score on each row's judged items; NaN where it is undefined.
+    A -inf score (which scikit-learn refuses) becomes one finite value below
+    every other: the not retrieved items rank last, tied."""
     out = []
+    y_score = np.where(np.isneginf(y_score), -1e300, y_score)
     for t, s in zip(y_true, y_score):
         judged = t >= 0
         labels = (t[judged] > threshold).astype(int)
@@ -54,6 +58,39 @@ def test_auc_equals_roc_auc_score_row_by_row(levels, unjudged):
     # A constant ranker scores 1/2 on every defined row.
     flat = auc_score(y_true, np.zeros_like(y_score), average=None, zero_division=np.nan)
     np.testing.assert_array_equal(flat[~np.isnan(want)], 0.5)
+
+
+@pytest.mark.parametrize("rate", [0.02, 0.3, 0.7, 0.98])
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_auc_on_long_rows_every_counting_path(rate, ignore_ties, dtype):
+    # Few and many relevant items (each counting path of the kernel), ties,
+    # unjudged items and -inf, dense and CSR relevance: scikit-learn on the
+    # judged items, ties broken beforehand as ignore_ties does.
+    rng = np.random.default_rng(int(rate * 100))
+    n, m = 12, 300
+    y_true = (rng.random((n, m)) < rate).astype(np.int64)
+    y_true[rng.random((n, m)) < 0.05] = -1
+    y_score = np.floor(rng.random((n, m)) * 40).astype(dtype)
+    y_score[rng.random((n, m)) < 0.05] = -np.inf
+    reference = y_score.astype(np.float64)
+    if ignore_ties:  # the later column first; -inf items still tie
+        finite = np.isfinite(reference)
+        reference = np.where(finite, reference + np.arange(m) / (10.0 * m), reference)
+    want = _sklearn_rows(y_true, reference)
+    for relevance in (y_true, sp.csr_matrix(np.maximum(y_true, 0))):
+        if sp.issparse(relevance):
+            want_here = _sklearn_rows(np.maximum(y_true, 0), reference)
+        else:
+            want_here = want
+        got = auc_score(
+            relevance,
+            y_score,
+            ignore_ties=ignore_ties,
+            average=None,
+            zero_division=np.nan,
+        )
+        np.testing.assert_allclose(got, want_here, rtol=1e-12, atol=1e-14)
 
 
 def test_auc_threshold_and_graded_relevance():
@@ -272,3 +309,40 @@ def test_pairwise_accuracy_is_auc_on_binary_relevance():
             y_true, y_score, average=None, ignore_ties=ignore_ties, zero_division=0.0
         )
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-15)
+
+
+# --------------------------------------------------------------------------
+# Scorers, streaming, Dask
+# --------------------------------------------------------------------------
+
+
+def test_scorer_names_and_streaming_equal_the_one_shot_call():
+    y_true, y_score = _data(11, levels=4, unjudged=True)
+    names = ["auc", "auc@5", "pairwise_accuracy"]
+    assert set(names) <= set(sklearn_rankk.get_scorer_names())
+    acc = sklearn_rankk.RankingAccumulator(names, zero_division=np.nan)
+    for start in range(0, y_true.shape[0], 7):
+        acc.update(y_true[start : start + 7], y_score[start : start + 7])
+    got = acc.result()
+    assert got["auc"] == pytest.approx(
+        auc_score(y_true, y_score, zero_division=np.nan), rel=1e-13
+    )
+    assert got["auc@5"] == pytest.approx(
+        auc_score(y_true, y_score, k=5, zero_division=np.nan), rel=1e-13
+    )
+    assert got["pairwise_accuracy"] == pytest.approx(
+        pairwise_accuracy_score(y_true, y_score, zero_division=np.nan), rel=1e-13
+    )
+
+
+def test_dask_inputs_and_weighted_averages():
+    da = pytest.importorskip("dask.array")
+    y_true, y_score = _data(12, levels=3)
+    dt, ds = (
+        da.from_array(y_true, chunks=(8, -1)),
+        da.from_array(y_score, chunks=(8, -1)),
+    )
+    for average in ("mean", "relevant", "pairs"):
+        want = auc_score(y_true, y_score, average=average, zero_division=np.nan)
+        got = auc_score(dt, ds, average=average, zero_division=np.nan)
+        assert got == pytest.approx(want, rel=1e-13)

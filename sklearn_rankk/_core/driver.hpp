@@ -544,14 +544,12 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case PAIRWISE_ACCURACY: {
             AucWork &w = auc_work();
             double n_pairs;
-            is_empty = pairwise_accuracy_row(s, m, rel, exact, w.items, w.grades, w.tree, o[0],
-                                             n_pairs, flags);
+            is_empty = pairwise_accuracy_row(s, m, rel, exact, w, o[0], n_pairs, flags);
             break;
         }
         case COUNT_ROW: {
             AucWork &w = auc_work();
-            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, w.items, w.grades, w.tree,
-                                 flags);
+            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, w, flags);
             is_empty = false;
             break;
         }

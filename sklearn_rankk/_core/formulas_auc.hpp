@@ -32,6 +32,12 @@
 #include "rows.hpp"
 #include "ties.hpp"
 
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define RANKK_AUC_SSE2 1
+#endif
+
 namespace rankk {
 
 // The codes of this family, and the requests it answers without the
@@ -60,10 +66,84 @@ inline void auc_items(const S *s, int64_t m, const Sparse &rel, F &&fn) {
 // Class of an item: 1 relevant, 0 judged non-relevant, -1 not judged.
 inline int auc_class(double y, double t) { return y > t ? 1 : (y >= 0.0 ? 0 : -1); }
 
+/* Scores of s[0..n) below v and equal to v (v not NaN), two or four at a
+ * time with SSE2 (gcc does not vectorise a comparison count without
+ * -ffast-math); the scalar loop elsewhere. */
+inline void count_lt_eq(const double *s, int64_t n, double v, int64_t &lt, int64_t &eq) {
+    int64_t j = 0, a = 0, b = 0;
+#ifdef RANKK_AUC_SSE2
+    const __m128d w = _mm_set1_pd(v);
+    __m128i l0 = _mm_setzero_si128(), l1 = l0, e0 = l0, e1 = l0;
+    for (; j + 4 <= n; j += 4) {
+        const __m128d x0 = _mm_loadu_pd(s + j), x1 = _mm_loadu_pd(s + j + 2);
+        l0 = _mm_sub_epi64(l0, _mm_castpd_si128(_mm_cmplt_pd(x0, w)));
+        l1 = _mm_sub_epi64(l1, _mm_castpd_si128(_mm_cmplt_pd(x1, w)));
+        e0 = _mm_sub_epi64(e0, _mm_castpd_si128(_mm_cmpeq_pd(x0, w)));
+        e1 = _mm_sub_epi64(e1, _mm_castpd_si128(_mm_cmpeq_pd(x1, w)));
+    }
+    int64_t t[2];
+    _mm_storeu_si128((__m128i *)t, _mm_add_epi64(l0, l1));
+    a = t[0] + t[1];
+    _mm_storeu_si128((__m128i *)t, _mm_add_epi64(e0, e1));
+    b = t[0] + t[1];
+#endif
+    for (; j < n; ++j) {
+        a += s[j] < v;
+        b += s[j] == v;
+    }
+    lt = a;
+    eq = b;
+}
+
+inline void count_lt_eq(const float *s, int64_t n, double vd, int64_t &lt, int64_t &eq) {
+    int64_t j = 0, a = 0, b = 0;
+    const float v = (float)vd;  // exact: v is one of the row's scores
+#ifdef RANKK_AUC_SSE2
+    const __m128 w = _mm_set1_ps(v);
+    // int32 lanes, emptied every 2**28 blocks of 4
+    while (j + 4 <= n) {
+        __m128i l = _mm_setzero_si128(), e = l;
+        const int64_t end = std::min<int64_t>(n - (n - j) % 4, j + ((int64_t)1 << 30));
+        for (; j < end; j += 4) {
+            const __m128 x = _mm_loadu_ps(s + j);
+            l = _mm_sub_epi32(l, _mm_castps_si128(_mm_cmplt_ps(x, w)));
+            e = _mm_sub_epi32(e, _mm_castps_si128(_mm_cmpeq_ps(x, w)));
+        }
+        int32_t t[4];
+        _mm_storeu_si128((__m128i *)t, l);
+        a += (int64_t)t[0] + t[1] + t[2] + t[3];
+        _mm_storeu_si128((__m128i *)t, e);
+        b += (int64_t)t[0] + t[1] + t[2] + t[3];
+    }
+#endif
+    for (; j < n; ++j) {
+        a += s[j] < v;
+        b += s[j] == v;
+    }
+    lt = a;
+    eq = b;
+}
+
+/* The row's relevant (P) and unjudged items into pos and unj, and the counts
+ * of each class; whether a score is NaN. A CSR row reads its stored items
+ * only (the others are grade 0: judged non-relevant, as t >= 0). */
+struct AucKey;
+template <class S, class R>
+bool auc_classes(const S *s, int64_t m, const Aligned<R> &rel, double t,
+                 std::vector<AucKey> &pos, std::vector<AucKey> &unj);
+template <class S>
+bool auc_classes(const S *s, int64_t m, const Sparse &rel, double t, std::vector<AucKey> &pos,
+                 std::vector<AucKey> &unj);
+
 struct AucKey {
     double s;
     int64_t j;
 };
+
+// Up to this many relevant items, the whole row's AUC counts by scans of
+// the row (O(P m), vectorised); beyond, by a sort of the smaller class and
+// binary searches (O(m log min(P, N))).
+constexpr int64_t AUC_SCAN_MAX = 48;
 
 /* Number of keys of the sorted (ascending by score, then column) array
  * `keys` ranked above the item (v, j), and of those tied with it: with exact
@@ -93,6 +173,119 @@ inline bool auc_key_less(const AucKey &a, const AucKey &b) {
     return a.s < b.s || (a.s == b.s && a.j < b.j);
 }
 
+template <class S, class R>
+bool auc_classes(const S *s, int64_t m, const Aligned<R> &rel, double t,
+                 std::vector<AucKey> &pos, std::vector<AucKey> &unj) {
+    bool nan = false;
+    for (int64_t j = 0; j < m; ++j) {
+        const double y = (double)rel.y[j], v = (double)s[j];
+        nan = nan || v != v;
+        if (y > t) pos.push_back({v, j});
+        else if (y < 0.0) unj.push_back({v, j});
+    }
+    return nan;
+}
+template <class S>
+bool auc_classes(const S *s, int64_t m, const Sparse &rel, double t, std::vector<AucKey> &pos,
+                 std::vector<AucKey> &unj) {
+    bool nan = false;
+    for (int64_t j = 0; j < m; ++j) nan = nan || s[j] != s[j];
+    for (int64_t p = rel.a; p < rel.b; ++p) {
+        const double y = rel.data[p], v = (double)s[rel.indices[p]];
+        if (y > t) pos.push_back({v, rel.indices[p]});
+        else if (y < 0.0) unj.push_back({v, rel.indices[p]});
+    }
+    return nan;
+}
+
+/* Items of the row ranked below the item (v, j) and tied with it (itself
+ * excluded), by a vectorised count over the row: with exact ties, or for
+ * v = -inf, below = score < v and tied = score == v; else (the later column
+ * first) below also takes the equal scores of earlier columns. */
+template <class S>
+void auc_below(const S *s, int64_t m, double v, int64_t j, bool exact, double &below,
+               double &tied) {
+    int64_t lt, eq;
+    if (exact || v == -INFINITY) {
+        count_lt_eq(s, m, v, lt, eq);
+        below = (double)lt;
+        tied = (double)(eq - 1);
+        return;
+    }
+    int64_t lt2, eq2;
+    count_lt_eq(s, j, v, lt, eq);               // columns before j: equal is below
+    count_lt_eq(s + j + 1, m - j - 1, v, lt2, eq2);  // after j: equal is above
+    below = (double)(lt + eq + lt2);
+    tied = 0.0;
+}
+
+struct PairItem {
+    double s;
+    int64_t j;
+    double y;
+};
+
+/* This family's work buffers, one set per thread (kept here rather than in
+ * Scratch so that the family stays in its own header). */
+struct AucWork {
+    std::vector<AucKey> pos, neg;
+    std::vector<PairItem> items;
+    std::vector<double> grades, tree, prefix, g_of, dist;
+    std::vector<int64_t> cum;
+};
+inline AucWork &auc_work() {
+    thread_local AucWork w;
+    return w;
+}
+
+/* With exact ties: the sum over every item x of the row of (items of the
+ * class C above x) + (those tied with x)/2, x itself included when in C;
+ * C's scores sorted in c (ascending). One pass over the row, each item
+ * placed among C's distinct scores by a branchless binary search (the same
+ * steps for every item: no mispredicted branch). Twice the sum, exact. */
+template <class S>
+int64_t auc_class_sum2(const S *s, int64_t m, const std::vector<AucKey> &c,
+                       std::vector<double> &d, std::vector<int64_t> &cum) {
+    // d[1..D]: C's distinct scores; cum[i]: C's items with score <= d[i];
+    // d[0] = NaN, a sentinel that equals nothing.
+    d.assign(1, std::nan(""));
+    cum.assign(1, 0);
+    for (size_t i = 0; i < c.size(); ++i) {
+        if (i == 0 || c[i].s != c[i - 1].s) {
+            d.push_back(c[i].s);
+            cum.push_back(cum.back());
+        }
+        ++cum.back();
+    }
+    const int64_t D = (int64_t)d.size() - 1, n_c = (int64_t)c.size();
+    const double *first = d.data() + 1;
+    int64_t sum2 = 0;
+    for (int64_t j = 0; j < m; ++j) {
+        const double v = (double)s[j];
+        // i = C's distinct scores <= v
+        const double *base = first;
+        int64_t n = D;
+        while (n > 1) {
+            const int64_t half = n / 2;
+            base = base[half - 1] <= v ? base + half : base;
+            n -= half;
+        }
+        const int64_t i = (base - first) + (*base <= v);
+        const int64_t tied = d[(size_t)i] == v ? cum[(size_t)i] - cum[(size_t)i - (i > 0)] : 0;
+        sum2 += 2 * (n_c - cum[(size_t)i]) + tied;
+    }
+    return sum2;
+}
+
+// Whether item a ranks below item b (ties: exact, or both at -inf) and
+// whether they tie.
+inline double auc_pair_below(const AucKey &a, const AucKey &b, bool exact) {
+    if (a.s < b.s) return 1.0;
+    if (a.s > b.s) return 0.0;
+    if (exact || a.s == -INFINITY) return 0.5;
+    return a.j < b.j ? 1.0 : 0.0;
+}
+
 /* Whole-row AUC, or partial AUC up to max_fpr = f < 1 (McClish-standardized).
  * Returns whether the row is empty (no relevant or no judged non-relevant
  * item). pos/neg: work buffers. */
@@ -102,6 +295,51 @@ bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, 
                    uint8_t &flags) {
     pos.clear();
     neg.clear();
+    if (f >= 1.0) {
+        /* Few relevant items (the usual case): for each, the items below it
+         * by a vectorised count over the row's scores, less the relevant and
+         * unjudged ones below it. O(P m) in streaming reads. */
+        const bool nan = auc_classes(s, m, rel, t, pos, neg);  // neg: the unjudged here
+        if (nan) {
+            flags |= FLAG_NAN_SCORE;
+            value = 0.0;
+            return false;
+        }
+        const int64_t n_pos = (int64_t)pos.size(), n_unj = (int64_t)neg.size();
+        const int64_t n_neg = m - n_pos - n_unj;
+        value = 0.0;
+        if (n_pos == 0 || n_neg == 0) return true;
+        if (exact && n_pos <= n_neg) {
+            /* Every item's relevant items above it (ties 1/2), summed over
+             * the row: the non-relevant items' sum is U; the relevant
+             * items' is |P|**2 / 2 (each pair 1, each item 1/2 for itself);
+             * the unjudged items' is subtracted one by one. */
+            AucWork &w = auc_work();
+            std::sort(pos.begin(), pos.end(), auc_key_less);
+            double u = 0.5 * (double)auc_class_sum2(s, m, pos, w.dist, w.cum);
+            u -= 0.5 * (double)n_pos * (double)n_pos;
+            for (const AucKey &q : neg)
+                for (const AucKey &p : pos) u -= auc_pair_below(q, p, true);
+            value = u / ((double)n_pos * (double)n_neg);
+            return false;
+        }
+        if (n_pos <= AUC_SCAN_MAX) {
+            double u = 0.0;
+            for (const AucKey &p : pos) {
+                double below, tied;
+                auc_below(s, m, p.s, p.j, exact, below, tied);
+                u += below + 0.5 * tied;
+                for (const AucKey &q : neg) u -= auc_pair_below(q, p, exact);
+            }
+            // Each pair of relevant items adds 1 (one below the other, or
+            // 1/2 + 1/2 when tied).
+            u -= 0.5 * (double)n_pos * (double)(n_pos - 1);
+            value = u / ((double)n_pos * (double)n_neg);
+            return false;
+        }
+        pos.clear();
+        neg.clear();
+    }
     int64_t n_pos = 0, n_neg = 0;
     bool nan = false;
     auc_items(s, m, rel, [&](int64_t, double v, double y) {
@@ -213,115 +451,138 @@ inline double auc_top(const RowView &v, int64_t end) {
 /* Pairwise ordered accuracy of one row: over the pairs of judged items
  * (grade >= 0) of different grades, the share ranked in order (the higher
  * grade first), a tie counting 1/2. Returns whether the row has no such
- * pair. O(J log J) for J judged items (a sort, then a Fenwick tree over the
- * distinct grades). */
-struct PairItem {
-    double s;
-    int64_t j;
-    double y;
-};
+ * pair. The largest grade class L (the non-relevant items, typically) is not
+ * sorted: the other judged items are (S of them), each item of L finds its
+ * place among them by binary search and reads a prefix sum of +1 (a higher
+ * grade: in order when above) and -1 (a lower grade: in order when below);
+ * the pairs among the S items are counted over their sorted order with a
+ * Fenwick tree over the grades. O(m log S + S log S). */
 
 template <class S, class Rel>
-bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact,
-                           std::vector<PairItem> &items, std::vector<double> &grades,
-                           std::vector<double> &tree, double &value, double &n_pairs,
-                           uint8_t &flags) {
+bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, AucWork &w,
+                           double &value, double &n_pairs, uint8_t &flags) {
+    std::vector<PairItem> &items = w.items;
+    std::vector<double> &grades = w.grades, &tree = w.tree, &prefix = w.prefix, &g_of = w.g_of;
     items.clear();
     grades.clear();
     bool nan = false;
-    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+    int64_t J = 0;
+    auc_items(s, m, rel, [&](int64_t, double v, double y) {
         nan = nan || v != v;
         if (y >= 0.0) {
-            items.push_back({v, j, y});
-            grades.push_back(y);
+            ++J;
+            if (grades.size() < 64 && std::find(grades.begin(), grades.end(), y) == grades.end())
+                grades.push_back(y);
         }
     });
     value = 0.0;
     n_pairs = 0.0;
     if (nan) flags |= FLAG_NAN_SCORE;
+    if (grades.size() >= 64) {  // many distinct grades: collect them all
+        grades.clear();
+        auc_items(s, m, rel, [&](int64_t, double, double y) {
+            if (y >= 0.0) grades.push_back(y);
+        });
+    }
     std::sort(grades.begin(), grades.end());
     grades.erase(std::unique(grades.begin(), grades.end()), grades.end());
     const int64_t G = (int64_t)grades.size();
     if (G < 2 || nan) return true;
-    std::sort(items.begin(), items.end(), [](const PairItem &a, const PairItem &b) {
-        return a.s > b.s || (a.s == b.s && a.j > b.j);
-    });
-    tree.assign((size_t)G + 1, 0.0);
     auto idx = [&](double y) {
         return (int64_t)(std::lower_bound(grades.begin(), grades.end(), y) - grades.begin());
     };
+    // Items per grade; L the largest class.
+    tree.assign((size_t)G, 0.0);
+    auc_items(s, m, rel, [&](int64_t, double, double y) {
+        if (y >= 0.0) tree[(size_t)idx(y)] += 1.0;
+    });
+    const int64_t L = (int64_t)(std::max_element(tree.begin(), tree.end()) - tree.begin());
+    const double yL = grades[(size_t)L];
+    double same = 0.0, lower_than_L = 0.0;
+    for (int64_t g = 0; g < G; ++g) {
+        same += tree[(size_t)g] * (tree[(size_t)g] - 1.0) / 2.0;
+        if (g < L) lower_than_L += tree[(size_t)g];
+    }
+    n_pairs = (double)J * ((double)J - 1.0) / 2.0 - same;
+    // The other judged items, ascending by (score, column).
+    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+        if (y >= 0.0 && y != yL) items.push_back({v, j, y});
+    });
+    std::sort(items.begin(), items.end(), [](const PairItem &a, const PairItem &b) {
+        return a.s < b.s || (a.s == b.s && a.j < b.j);
+    });
+    const int64_t n_o = (int64_t)items.size();
+    // Pairs of an item of L with the others: prefix sums of +-1.
+    g_of.resize((size_t)n_o);
+    for (int64_t p = 0; p < n_o; ++p) g_of[(size_t)p] = (double)idx(items[(size_t)p].y);
+    prefix.assign((size_t)n_o + 1, 0.0);
+    for (int64_t p = 0; p < n_o; ++p)
+        prefix[(size_t)p + 1] = prefix[(size_t)p] + (items[(size_t)p].y > yL ? 1.0 : -1.0);
+    double conc = 0.0;
+    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+        if (y != yL) return;  // (a negative grade is never yL)
+        auto upper = std::upper_bound(items.begin(), items.end(), v,
+                                      [](double x, const PairItem &a) { return x < a.s; });
+        auto lower = upper;
+        if (upper != items.begin() && (upper - 1)->s == v)
+            lower = std::lower_bound(items.begin(), upper, v,
+                                     [](const PairItem &a, double x) { return a.s < x; });
+        if (!(exact || v == -INFINITY))  // later column first: no tie
+            lower = upper = std::upper_bound(lower, upper, j, [](int64_t x, const PairItem &a) {
+                return x < a.j;
+            });
+        const int64_t hi = upper - items.begin(), lo = lower - items.begin();
+        const double above = prefix[(size_t)n_o] - prefix[(size_t)hi];
+        const double tied = prefix[(size_t)hi] - prefix[(size_t)lo];
+        conc += lower_than_L + above + 0.5 * tied;
+    });
+    // Pairs among the others: down their order, with a Fenwick tree of the
+    // grades above.
+    tree.assign((size_t)G + 1, 0.0);
     auto add = [&](int64_t i) {
         for (++i; i <= G; i += i & -i) tree[(size_t)i] += 1.0;
     };
-    auto below = [&](int64_t i) {  // items inserted with grade index < i
+    auto upto = [&](int64_t i) {  // inserted items of grade index < i
         double c = 0.0;
         for (; i > 0; i -= i & -i) c += tree[(size_t)i];
         return c;
     };
-    double conc = 0.0, inserted = 0.0;
-    const int64_t J = (int64_t)items.size();
-    for (int64_t a = 0; a < J;) {
-        int64_t b = a + 1;
-        const double v = items[a].s;
+    double inserted = 0.0;
+    for (int64_t b = n_o; b > 0;) {
+        int64_t a = b - 1;
+        const double v = items[(size_t)a].s;
         if (exact || v == -INFINITY)
-            while (b < J && items[b].s == v) ++b;
-        // Pairs with an item above: in order when that one's grade is higher.
-        for (int64_t p = a; p < b; ++p) {
-            const int64_t i = idx(items[p].y);
-            conc += inserted - below(i + 1);
-        }
-        // Pairs inside the group of different grades: 1/2 each.
+            while (a > 0 && items[(size_t)a - 1].s == v) --a;
+        // An item above of a higher grade: in order.
+        for (int64_t p = a; p < b; ++p) conc += inserted - upto((int64_t)g_of[(size_t)p] + 1);
+        // Pairs inside a tie group, of different grades: 1/2 each.
         if (b - a > 1) {
-            double same = 0.0;
-            std::vector<double> ys;
-            ys.reserve((size_t)(b - a));
-            for (int64_t p = a; p < b; ++p) ys.push_back(items[p].y);
-            std::sort(ys.begin(), ys.end());
-            for (size_t p = 0; p < ys.size();) {
-                size_t q = p + 1;
-                while (q < ys.size() && ys[q] == ys[p]) ++q;
-                same += (double)(q - p) * (double)(q - p - 1) / 2.0;
+            std::sort(g_of.begin() + a, g_of.begin() + b);
+            double eq = 0.0;
+            for (int64_t p = a; p < b;) {
+                int64_t q = p + 1;
+                while (q < b && g_of[(size_t)q] == g_of[(size_t)p]) ++q;
+                eq += (double)(q - p) * (double)(q - p - 1) / 2.0;
                 p = q;
             }
             const double nb = (double)(b - a);
-            conc += 0.5 * (nb * (nb - 1.0) / 2.0 - same);
+            conc += 0.5 * (nb * (nb - 1.0) / 2.0 - eq);
         }
-        for (int64_t p = a; p < b; ++p) add(idx(items[p].y));
+        for (int64_t p = a; p < b; ++p) add((int64_t)g_of[(size_t)p]);
         inserted += (double)(b - a);
-        a = b;
+        b = a;
     }
-    // Pairs of different grades: all pairs less those of equal grades.
-    double same = 0.0;
-    for (int64_t g = 0; g < G; ++g) {
-        const double c = below(g + 1) - below(g);
-        same += c * (c - 1.0) / 2.0;
-    }
-    const double Jd = (double)J;
-    n_pairs = Jd * (Jd - 1.0) / 2.0 - same;
     value = conc / n_pairs;
     return false;
-}
-
-/* This family's work buffers, one set per thread (kept here rather than in
- * Scratch so that the family stays in its own header). */
-struct AucWork {
-    std::vector<AucKey> pos, neg;
-    std::vector<PairItem> items;
-    std::vector<double> grades, tree;
-};
-inline AucWork &auc_work() {
-    thread_local AucWork w;
-    return w;
 }
 
 /* The per-row counts that the weighted averages read (COUNT_ROW). */
 template <class S, class Rel>
 double auc_row_count(const S *s, int64_t m, const Rel &rel, double t, int32_t which,
-                     std::vector<PairItem> &items, std::vector<double> &grades,
-                     std::vector<double> &tree, uint8_t &flags) {
+                     AucWork &w, uint8_t &flags) {
     if (which == COUNT_GRADED_PAIRS) {
         double value, n_pairs;
-        pairwise_accuracy_row(s, m, rel, true, items, grades, tree, value, n_pairs, flags);
+        pairwise_accuracy_row(s, m, rel, true, w, value, n_pairs, flags);
         return n_pairs;
     }
     int64_t n_pos = 0, n_neg = 0;

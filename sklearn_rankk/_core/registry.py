@@ -1713,7 +1713,13 @@ IR_MEASURES = {
         ),
         _ir(
             "Accuracy",
-            unsupported="pairwise accuracy of the ranking; not implemented here",
+            unsupported=(
+                "ir_measures' Accuracy is an AUC over the retrieved documents "
+                "only, every unjudged one counted non-relevant and ties in the "
+                "run's order, and skips queries with none relevant retrieved; "
+                "auc_score is the AUC of relevant against judged non-relevant "
+                "items, retrieved or not (k=None), or over the top k (k=k)"
+            ),
         ),
         _ir(
             "Compat", unsupported="compatibility (Clarke et al.); not implemented here"
