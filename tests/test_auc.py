@@ -346,3 +346,28 @@ def test_dask_inputs_and_weighted_averages():
         want = auc_score(y_true, y_score, average=average, zero_division=np.nan)
         got = auc_score(dt, ds, average=average, zero_division=np.nan)
         assert got == pytest.approx(want, rel=1e-13)
+
+
+@pytest.mark.parametrize("rate", [0.05, 0.5])
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_pairwise_accuracy_on_long_rows(rate, ignore_ties):
+    # Few and many items outside the largest grade (each counting path),
+    # ties, unjudged items and -inf, against the loop over pairs (scores made
+    # distinct in the later-column-first order for ignore_ties; -inf tied).
+    rng = np.random.default_rng(int(rate * 100) + 7)
+    n, m = 6, 150
+    graded = rng.integers(1, 4, size=(n, m))
+    y_true = np.where(rng.random((n, m)) < rate, graded, 0)
+    y_true[rng.random((n, m)) < 0.05] = -1
+    y_score = np.floor(rng.random((n, m)) * 20)
+    y_score[rng.random((n, m)) < 0.05] = -np.inf
+    reference = y_score.copy()
+    if ignore_ties:
+        finite = np.isfinite(reference)
+        reference = np.where(finite, reference + np.arange(m) / (10.0 * m), reference)
+    got = pairwise_accuracy_score(
+        y_true, y_score, ignore_ties=ignore_ties, average=None, zero_division=np.nan
+    )
+    for i in range(n):
+        conc, pairs = _pairwise_loop(y_true[i], reference[i])
+        assert got[i] == pytest.approx(conc / pairs, rel=1e-12)

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "_portable.h"
 #include "request.hpp"
 #include "rows.hpp"
 #include "ties.hpp"
@@ -66,10 +67,38 @@ inline void auc_items(const S *s, int64_t m, const Sparse &rel, F &&fn) {
 // Class of an item: 1 relevant, 0 judged non-relevant, -1 not judged.
 inline int auc_class(double y, double t) { return y > t ? 1 : (y >= 0.0 ? 0 : -1); }
 
-/* Scores of s[0..n) below v and equal to v (v not NaN), two or four at a
- * time with SSE2 (gcc does not vectorise a comparison count without
- * -ffast-math); the scalar loop elsewhere. */
+/* Scores of s[0..n) below v and equal to v (v not NaN): with AVX2 where the
+ * CPU has it (gcc's multi-versioning, as RANKK_CLONES: the plain loop,
+ * which gcc vectorises for AVX2), else two or four at a time with SSE2
+ * (the baseline gcc leaves the float64 loop scalar); the scalar loop
+ * elsewhere. */
+template <class T>
+RANKK_CLONES void count_lt_eq_plain(const T *s, int64_t n, T v, int64_t &lt, int64_t &eq) {
+    int64_t a = 0, b = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        a += s[j] < v;
+        b += s[j] == v;
+    }
+    lt = a;
+    eq = b;
+}
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && \
+    __GNUC__ >= 8
+#define RANKK_AUC_AVX2 1
+inline bool auc_have_avx2() {
+    static const bool yes = __builtin_cpu_supports("avx2");
+    return yes;
+}
+#endif
+
 inline void count_lt_eq(const double *s, int64_t n, double v, int64_t &lt, int64_t &eq) {
+#ifdef RANKK_AUC_AVX2
+    if (auc_have_avx2()) {
+        count_lt_eq_plain<double>(s, n, v, lt, eq);
+        return;
+    }
+#endif
     int64_t j = 0, a = 0, b = 0;
 #ifdef RANKK_AUC_SSE2
     const __m128d w = _mm_set1_pd(v);
@@ -96,8 +125,14 @@ inline void count_lt_eq(const double *s, int64_t n, double v, int64_t &lt, int64
 }
 
 inline void count_lt_eq(const float *s, int64_t n, double vd, int64_t &lt, int64_t &eq) {
-    int64_t j = 0, a = 0, b = 0;
     const float v = (float)vd;  // exact: v is one of the row's scores
+#ifdef RANKK_AUC_AVX2
+    if (auc_have_avx2()) {
+        count_lt_eq_plain<float>(s, n, v, lt, eq);
+        return;
+    }
+#endif
+    int64_t j = 0, a = 0, b = 0;
 #ifdef RANKK_AUC_SSE2
     const __m128 w = _mm_set1_ps(v);
     // int32 lanes, emptied every 2**28 blocks of 4
@@ -298,7 +333,11 @@ bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, 
     if (f >= 1.0) {
         /* Few relevant items (the usual case): for each, the items below it
          * by a vectorised count over the row's scores, less the relevant and
-         * unjudged ones below it. O(P m) in streaming reads. */
+         * unjudged ones below it, O(P m) in streaming reads. More, but not
+         * more than the non-relevant ones, with exact ties: one pass over
+         * the row, each item placed among the relevant items' distinct
+         * scores, O(m log P). Else: the smaller class sorted and searched,
+         * O(m log min(P, N)). */
         const bool nan = auc_classes(s, m, rel, t, pos, neg);  // neg: the unjudged here
         if (nan) {
             flags |= FLAG_NAN_SCORE;
@@ -309,20 +348,6 @@ bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, 
         const int64_t n_neg = m - n_pos - n_unj;
         value = 0.0;
         if (n_pos == 0 || n_neg == 0) return true;
-        if (exact && n_pos <= n_neg) {
-            /* Every item's relevant items above it (ties 1/2), summed over
-             * the row: the non-relevant items' sum is U; the relevant
-             * items' is |P|**2 / 2 (each pair 1, each item 1/2 for itself);
-             * the unjudged items' is subtracted one by one. */
-            AucWork &w = auc_work();
-            std::sort(pos.begin(), pos.end(), auc_key_less);
-            double u = 0.5 * (double)auc_class_sum2(s, m, pos, w.dist, w.cum);
-            u -= 0.5 * (double)n_pos * (double)n_pos;
-            for (const AucKey &q : neg)
-                for (const AucKey &p : pos) u -= auc_pair_below(q, p, true);
-            value = u / ((double)n_pos * (double)n_neg);
-            return false;
-        }
         if (n_pos <= AUC_SCAN_MAX) {
             double u = 0.0;
             for (const AucKey &p : pos) {
@@ -334,6 +359,20 @@ bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, 
             // Each pair of relevant items adds 1 (one below the other, or
             // 1/2 + 1/2 when tied).
             u -= 0.5 * (double)n_pos * (double)(n_pos - 1);
+            value = u / ((double)n_pos * (double)n_neg);
+            return false;
+        }
+        if (exact && n_pos <= n_neg) {
+            /* Every item's relevant items above it (ties 1/2), summed over
+             * the row: the non-relevant items' sum is U; the relevant
+             * items' is |P|**2 / 2 (each pair 1, each item 1/2 for itself);
+             * the unjudged items' is subtracted one by one. */
+            AucWork &w = auc_work();
+            std::sort(pos.begin(), pos.end(), auc_key_less);
+            double u = 0.5 * (double)auc_class_sum2(s, m, pos, w.dist, w.cum);
+            u -= 0.5 * (double)n_pos * (double)n_pos;
+            for (const AucKey &q : neg)
+                for (const AucKey &p : pos) u -= auc_pair_below(q, p, true);
             value = u / ((double)n_pos * (double)n_neg);
             return false;
         }
@@ -497,7 +536,7 @@ bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, Au
         if (y >= 0.0) tree[(size_t)idx(y)] += 1.0;
     });
     const int64_t L = (int64_t)(std::max_element(tree.begin(), tree.end()) - tree.begin());
-    const double yL = grades[(size_t)L];
+    const double yL = grades[(size_t)L], n_L = tree[(size_t)L];
     double same = 0.0, lower_than_L = 0.0;
     for (int64_t g = 0; g < G; ++g) {
         same += tree[(size_t)g] * (tree[(size_t)g] - 1.0) / 2.0;
@@ -512,30 +551,60 @@ bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, Au
         return a.s < b.s || (a.s == b.s && a.j < b.j);
     });
     const int64_t n_o = (int64_t)items.size();
-    // Pairs of an item of L with the others: prefix sums of +-1.
     g_of.resize((size_t)n_o);
     for (int64_t p = 0; p < n_o; ++p) g_of[(size_t)p] = (double)idx(items[(size_t)p].y);
-    prefix.assign((size_t)n_o + 1, 0.0);
-    for (int64_t p = 0; p < n_o; ++p)
-        prefix[(size_t)p + 1] = prefix[(size_t)p] + (items[(size_t)p].y > yL ? 1.0 : -1.0);
     double conc = 0.0;
-    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
-        if (y != yL) return;  // (a negative grade is never yL)
-        auto upper = std::upper_bound(items.begin(), items.end(), v,
-                                      [](double x, const PairItem &a) { return x < a.s; });
-        auto lower = upper;
-        if (upper != items.begin() && (upper - 1)->s == v)
-            lower = std::lower_bound(items.begin(), upper, v,
-                                     [](const PairItem &a, double x) { return a.s < x; });
-        if (!(exact || v == -INFINITY))  // later column first: no tie
-            lower = upper = std::upper_bound(lower, upper, j, [](int64_t x, const PairItem &a) {
-                return x < a.j;
-            });
-        const int64_t hi = upper - items.begin(), lo = lower - items.begin();
-        const double above = prefix[(size_t)n_o] - prefix[(size_t)hi];
-        const double tied = prefix[(size_t)hi] - prefix[(size_t)lo];
-        conc += lower_than_L + above + 0.5 * tied;
-    });
+    if (n_o <= AUC_SCAN_MAX) {
+        /* Few items outside L: the items of L below and tied with each, by
+         * a vectorised count over the row less the other judged and the
+         * unjudged items among them. O(S m). */
+        std::vector<AucKey> &unj = w.neg;
+        unj.clear();
+        auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+            if (y < 0.0) unj.push_back({v, j});
+        });
+        for (int64_t p = 0; p < n_o; ++p) {
+            const PairItem &o = items[(size_t)p];
+            const AucKey ok{o.s, o.j};
+            double below, tied;
+            auc_below(s, m, o.s, o.j, exact, below, tied);
+            for (int64_t q = 0; q < n_o; ++q) {
+                if (q == p) continue;
+                const double b = auc_pair_below({items[(size_t)q].s, items[(size_t)q].j}, ok, exact);
+                below -= b == 1.0 ? 1.0 : 0.0;
+                tied -= b == 0.5 ? 1.0 : 0.0;
+            }
+            for (const AucKey &u : unj) {
+                const double b = auc_pair_below(u, ok, exact);
+                below -= b == 1.0 ? 1.0 : 0.0;
+                tied -= b == 0.5 ? 1.0 : 0.0;
+            }
+            // In order: an item of L below a higher grade, above a lower one.
+            conc += (o.y > yL ? below : n_L - below - tied) + 0.5 * tied;
+        }
+    } else {
+        // Pairs of an item of L with the others: prefix sums of +-1.
+        prefix.assign((size_t)n_o + 1, 0.0);
+        for (int64_t p = 0; p < n_o; ++p)
+            prefix[(size_t)p + 1] = prefix[(size_t)p] + (items[(size_t)p].y > yL ? 1.0 : -1.0);
+        auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+            if (y != yL) return;  // (a negative grade is never yL)
+            auto upper = std::upper_bound(items.begin(), items.end(), v,
+                                          [](double x, const PairItem &a) { return x < a.s; });
+            auto lower = upper;
+            if (upper != items.begin() && (upper - 1)->s == v)
+                lower = std::lower_bound(items.begin(), upper, v,
+                                         [](const PairItem &a, double x) { return a.s < x; });
+            if (!(exact || v == -INFINITY))  // later column first: no tie
+                lower = upper = std::upper_bound(lower, upper, j, [](int64_t x, const PairItem &a) {
+                    return x < a.j;
+                });
+            const int64_t hi = upper - items.begin(), lo = lower - items.begin();
+            const double above = prefix[(size_t)n_o] - prefix[(size_t)hi];
+            const double tied = prefix[(size_t)hi] - prefix[(size_t)lo];
+            conc += lower_than_L + above + 0.5 * tied;
+        });
+    }
     // Pairs among the others: down their order, with a Fenwick tree of the
     // grades above.
     tree.assign((size_t)G + 1, 0.0);
