@@ -1292,8 +1292,9 @@ _ENTRIES = (
     Advertising", KDD 2017; Alibaba's DIN, Zhou et al., KDD 2018), whose
     weightings ``average=`` offers: ``"mean"`` (each sample alike, or by
     ``sample_weight``, e.g. the impressions of each user), ``"relevant"``
-    (by |P|, the clicks), ``"judged"`` (by ``|P| + |N|``, the impressions),
-    ``"pairs"`` (by ``|P| |N|``: every pair of the data alike).
+    (by ``|P|``, the clicks), ``"judged"`` (by ``|P| + |N|``, the
+    impressions), ``"pairs"`` (by ``|P| |N|``: every pair of the data
+    alike).
 
     With ``k``: the AUC of the top ``k`` items alone, the relevant against
     the judged non-relevant ones among them, 0 when the top ``k`` lacks
