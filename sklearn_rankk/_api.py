@@ -30,18 +30,25 @@ array-like of shape (n_samples,)
         an error."""
 
 _K = """\
-    k : int{none}, default=10
+    k : int{none}, default={default}
         Cut-off rank: only the top ``k`` items of each row are counted.{none_doc}"""
 
 _COMMON = """\
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample (row) in the mean.
-    average : {{"mean", "gmean"}} or None, default="mean"
+    average : {{"mean", "gmean", "relevant", "judged", "pairs"}} or None, \
+default="mean"
         ``"mean"`` returns the (weighted) mean over samples as a Python
         float; ``"gmean"`` their (weighted) geometric mean, each value
         floored at 1e-5 so that a sample scoring 0 does not zero it
         (trec_eval's ``gm_map`` and ``gm_bpref``); ``None`` returns the
-        value of every sample as a float64 array.
+        value of every sample as a float64 array. ``"relevant"`` and
+        ``"judged"`` weight each sample (times its ``sample_weight``) by its
+        number of relevant items, or of judged items (relevant and judged
+        non-relevant): the weightings of group AUC; ``"pairs"``, for the
+        metrics that average over pairs (:func:`auc_score`,
+        :func:`pairwise_accuracy_score`), by its number of pairs: the micro
+        average over every pair of the data.
     ignore_ties : bool, default=False
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
@@ -106,7 +113,11 @@ _SHARED = (
 def _docstring(metric):
     none = " or None" if metric.allow_k_none else ""
     none_doc = "\n        None means the whole row." if metric.allow_k_none else ""
-    k_doc = _K.format(none=none, none_doc=none_doc) + "\n" if metric.needs_k else ""
+    k_doc = (
+        _K.format(none=none, none_doc=none_doc, default=metric.default_k) + "\n"
+        if metric.needs_k
+        else ""
+    )
     own = "".join(p.doc + "\n" for p in metric.params)
     zero_division = _ZERO_DIVISION_UNDEFINED.format(undefined=metric.undefined_doc)
     if metric.empty_rows == "zero":
@@ -139,7 +150,7 @@ def _signature(metric):
         Parameter(name, Parameter.POSITIONAL_OR_KEYWORD)
         for name in ("y_true", "y_score")
     ]
-    own = [("k", 10)] if metric.needs_k else []
+    own = [("k", metric.default_k)] if metric.needs_k else []
     own += [(p.name, p.default) for p in metric.params]
     keyword = [
         Parameter(name, Parameter.KEYWORD_ONLY, default=default)

@@ -310,6 +310,70 @@ def o_fall_out(ranking, row, k, params):
     return sum(judged[j] for j in _top(ranking, k)) / sum(judged)
 
 
+def _full_orders(ranking, row):
+    """Every complete order of the row's items: the ranking, then each
+    permutation of the items it leaves out (scored -inf: not retrieved, below
+    every other item and tied among themselves), equally likely."""
+    rest = [j for j in range(len(row.grades)) if j not in set(ranking)]
+    return [list(ranking) + list(p) for p in itertools.permutations(rest)]
+
+
+def _auc_of_order(order, pos, neg, max_fpr):
+    """AUC of a strict order, or the McClish-standardized partial AUC: the
+    ROC staircase drawn step by step (each non-relevant item a step of 1/N
+    to the right at the height of the relevant items above it, over P),
+    its area cut at max_fpr."""
+    place = {j: i for i, j in enumerate(order)}
+    P, N = len(pos), len(neg)
+    heights = [
+        sum(place[p] < place[n] for p in pos) / P
+        for n in sorted(neg, key=place.__getitem__)
+    ]
+    if max_fpr is None:
+        return math.fsum(heights) / N
+    area = math.fsum(
+        h * min(1.0 / N, max(0.0, max_fpr - i / N)) for i, h in enumerate(heights)
+    )
+    low, high = max_fpr**2 / 2, max_fpr
+    return 0.5 * (1 + (area - low) / (high - low))
+
+
+def o_auc(ranking, row, k, params):
+    """Relevant against judged non-relevant items; None without either. The
+    whole row (k=None): the mean over the orders of the items at -inf. The
+    top k: its relevant and judged non-relevant items, 0 lacking either."""
+    t = row.threshold
+    pos = [j for j, g in enumerate(row.grades) if g > t]
+    neg = [j for j, g in enumerate(row.grades) if 0 <= g <= t]
+    if not pos or not neg:
+        return None
+    if k is None:
+        orders = _full_orders(ranking, row)
+        values = [_auc_of_order(o, pos, neg, params.get("max_fpr")) for o in orders]
+        return math.fsum(values) / len(values)
+    top = list(_top(ranking, k))
+    pos_k = [j for j in top if j in pos]
+    neg_k = [j for j in top if j in neg]
+    if not pos_k or not neg_k:
+        return 0.0
+    return _auc_of_order(top, pos_k, neg_k, None)
+
+
+def o_pairwise_accuracy(ranking, row, k, params):
+    """Pairs of judged items of different grades ranked in order; None
+    without any pair; the items at -inf in every order, as o_auc."""
+    g = row.grades
+    judged = [j for j in range(len(g)) if g[j] >= 0]
+    pairs = [(a, b) for a in judged for b in judged if g[a] > g[b]]
+    if not pairs:
+        return None
+    values = []
+    for order in _full_orders(ranking, row):
+        place = {j: i for i, j in enumerate(order)}
+        values.append(sum(place[a] < place[b] for a, b in pairs) / len(pairs))
+    return math.fsum(values) / len(values)
+
+
 # trec_eval's gain measures and utility: tests/trec_eval_reference.py (a port
 # of trec_eval's C measures, independent of the package) on one ranking. The
 # package's gain is the grade of a relevant item (grade > threshold), so an
@@ -394,6 +458,8 @@ ORACLES = {
     "normalized_gain": o_normalized_gain,
     "err": o_err,
     "fall_out": o_fall_out,
+    "auc": o_auc,
+    "pairwise_accuracy": o_pairwise_accuracy,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -418,17 +484,33 @@ ORACLE_UNDEFINED = {
     "ndcg_rel",
     "normalized_gain",
     "fall_out",
+    "auc",
+    "pairwise_accuracy",
 }
 
 #: Metrics undefined on the rows with no non-relevant item (0 <= grade <=
 #: threshold) instead of the rows with no relevant item.
 NO_NON_RELEVANT = {"fall_out"}
 
+#: Metrics undefined on the rows lacking a relevant or a judged non-relevant
+#: item (AUC), or two judged items of different grades (pairwise accuracy).
+NEEDS_BOTH = {"auc"}
+NEEDS_PAIR = {"pairwise_accuracy"}
+
 
 def empty_rows(metric, y_true, threshold=0):
     """The rows where ``zero_division`` applies to ``metric`` (None: the rows
     with no relevant item)."""
     y = np.asarray(y_true)
+    if metric in NEEDS_BOTH:
+        has_neg = np.any((y >= 0) & (y <= threshold), axis=1)
+        return ~(np.any(y > threshold, axis=1) & has_neg)
+    if metric in NEEDS_PAIR:
+        judged = np.where(y >= 0, y, np.nan)
+        return ~(
+            np.nanmax(judged, axis=1, initial=-1)
+            > np.nanmin(judged, axis=1, initial=np.inf)
+        )
     if metric in NO_NON_RELEVANT:
         return ~np.any((y >= 0) & (y <= threshold), axis=1)
     return ~np.any(y > threshold, axis=1)
@@ -455,6 +537,7 @@ PARAM_VALUES = {
     "fp_weight": (-1.0, 0.5),
     "fn_weight": (0.0, -1.5),
     "tn_weight": (0.0, 0.25),
+    "max_fpr": (None, 0.3, 0.5, 1.0),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
@@ -470,6 +553,7 @@ DEFAULT_PARAMS = {
     "fp_weight": -1.0,
     "fn_weight": 0.0,
     "tn_weight": 0.0,
+    "max_fpr": None,
 }
 
 
@@ -549,7 +633,13 @@ def configurations(metric):
     if not info.needs_k:  # cut per row (|R|, retrieved items)
         return [(None, p) for p in extra]
     ks = KS + ((None,) if info.allow_k_none else ())
-    return [(k, p) for k in ks for p in extra]
+    whole_row_only = [p.name for p in info.params if p.whole_row_only]
+    return [
+        (k, p)
+        for k in ks
+        for p in extra
+        if k is None or all(p[n] is None for n in whole_row_only)
+    ]
 
 
 def call(metric, y_true, y_score, k, params, **kwargs):

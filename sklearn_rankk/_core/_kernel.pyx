@@ -54,6 +54,9 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         G_GAIN
         ERR
         FALL_OUT
+        AUC
+        PAIRWISE_ACCURACY
+        COUNT_ROW
 
     cpdef enum FormulaReads:
         READS_ORDER
@@ -74,6 +77,12 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
     cpdef enum Ties:
         TIES_EXACT
         TIES_LATER_FIRST
+
+    cpdef enum RowCount:
+        COUNT_RELEVANT
+        COUNT_JUDGED
+        COUNT_AUC_PAIRS
+        COUNT_GRADED_PAIRS
 
     cpdef enum RowFlag:
         FLAG_NAN_SCORE
@@ -176,7 +185,7 @@ cdef extern from "_portable.h" nogil:
     const char* rankk_compiler()
 
 # The codes as module constants (plain ints): _kernel.NDCG, _kernel.K_NREL, ...
-for _codes in (Formula, FormulaReads, Denominator, KCode, Ties, RowFlag):
+for _codes in (Formula, FormulaReads, Denominator, KCode, Ties, RowFlag, RowCount):
     globals().update({_name: int(_code) for _name, _code in _codes.__members__.items()})
 del _codes
 

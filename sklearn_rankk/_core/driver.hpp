@@ -15,6 +15,7 @@
 #include <omp.h>
 #endif
 
+#include "formulas_auc.hpp"
 #include "formulas_err.hpp"
 #include "formulas_gain.hpp"
 #include "formulas_iprec.hpp"
@@ -44,7 +45,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     // then), the implicit zeros of a sparse row included.
     bool want_nr = false;
     for (int32_t q = 0; q < n_req; ++q)
-        want_nr = want_nr || plan.req[q].formula == FALL_OUT || plan.req[q].formula == BPREF;
+        want_nr = want_nr || plan.req[q].formula == FALL_OUT || plan.req[q].formula == BPREF ||
+                  plan.req[q].formula == AUC;
     const int64_t n_nonrel = want_nr && t >= 0.0 ? m - n_rel - rel.count_negative() : 0;
     // Retrieved items (scores above -inf; NaN counts, and is flagged), for
     // the set measures.
@@ -85,7 +87,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
-        if (at_nret(r)) continue;
+        if (at_nret(r) || auc_reads_row_itself(r)) continue;
         int64_t want = std::min(depth(r), m);
         K_all = std::max(K_all, want);
         if (!is_set(r)) K_ord = std::max(K_ord, want);
@@ -98,6 +100,10 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     K_all = std::min(K_all, m);
     int64_t K = K_ord > 0 ? K_ord : std::max<int64_t>(K_set, 1);
     K = K_all * 8 < m ? std::min(K, K_all) : K_all;
+    // Requests that read the row by themselves (formulas_auc.hpp) rank nothing.
+    bool self_only = true;
+    for (int32_t q = 0; q < n_req; ++q) self_only = self_only && auc_reads_row_itself(plan.req[q]);
+    if (self_only) K = 0;
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
     // the order (MRR, AP, DCG, nDCG, every curve) and every cut-off short of
     // K. Beyond D only sums at cut K are read (precision, recall, F1, hit,
@@ -523,6 +529,28 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                                      : K_eff > 0           ? ecum[K_eff - 1]
                                                            : 0.0;
             is_empty = gain_measure(r, view, sc, K_ideal, n_ret, ret_rel_q, t, curve, c_end, o);
+            break;
+        }
+        case AUC: {
+            if (r.k == K_WHOLE) {
+                AucWork &w = auc_work();
+                is_empty = auc_whole_row(s, m, rel, t, exact, r.level, w.pos, w.neg, o[0], flags);
+            } else {
+                o[0] = auc_top(view, std::min(c_end, K_eff));
+                is_empty = n_rel == 0 || n_nonrel == 0;
+            }
+            break;
+        }
+        case PAIRWISE_ACCURACY: {
+            AucWork &w = auc_work();
+            double n_pairs;
+            is_empty = pairwise_accuracy_row(s, m, rel, exact, w, o[0], n_pairs, flags);
+            break;
+        }
+        case COUNT_ROW: {
+            AucWork &w = auc_work();
+            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, w, flags);
+            is_empty = false;
             break;
         }
         default:

@@ -27,12 +27,13 @@ from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid
 from .ranking import compile_requests, evaluate
-from .registry import METRICS, PARAMS, parse_scorer_name
+from .registry import AVERAGE_COUNTS, METRICS, PARAMS, ROW_COUNT, parse_scorer_name
 from .validation import (
     AVERAGE_OPTIONS,
     INF_GRADES,
     NAN_GRADES,
     NAN_SCORES,
+    WEIGHTED_AVERAGES,
     RankingInput,
     check_bool,
     check_exponential_gain,
@@ -194,6 +195,12 @@ def make_request(
             f"number of relevant items); got k={k!r}."
         )
     checked = check_params(metric, params)
+    for p in metric.params:
+        if p.whole_row_only and checked[p.name] is not None and k is not None:
+            raise ValueError(
+                f"{p.name} applies to the whole row only: {metric.function_name} "
+                f"needs k=None with {p.name}={checked[p.name]!r}; got k={k!r}."
+            )
     return Request(
         metric, k, tuple(sorted(checked.items())), curve, negate, relevance_threshold
     )
@@ -617,6 +624,18 @@ def aggregate(rows, requests, *, average, zero_division, keys=None, names=None):
 # --------------------------------------------------------------------------
 
 
+def _count_request(metric, average):
+    """The request of the per-row count that ``average`` weights rows by."""
+    count = metric.pair_count if average == "pairs" else AVERAGE_COUNTS[average]
+    if count is None:
+        pairs = [m.function_name for m in METRICS.values() if m.pair_count is not None]
+        raise ValueError(
+            f'average="pairs" applies to the metrics that average over pairs '
+            f"({', '.join(pairs)}), not to {metric.function_name}."
+        )
+    return Request(ROW_COUNT, None, (("count", int(count)),))
+
+
 def score(
     metric,
     y_true,
@@ -634,10 +653,13 @@ def score(
 ):
     """Validate, compute per-row values, aggregate: one metric function."""
     request = make_request(metric, k, params)
-    average = check_option(average, "average", AVERAGE_OPTIONS)
+    average = check_option(average, "average", AVERAGE_OPTIONS + WEIGHTED_AVERAGES)
     zero_division = check_zero_division(zero_division)
+    requests = [request]
+    if average in WEIGHTED_AVERAGES:
+        requests.append(_count_request(metric, average))
     rows = row_values(
-        [request],
+        requests,
         y_true,
         y_score,
         sample_weight=sample_weight,
@@ -646,6 +668,12 @@ def score(
         labels=labels,
         qid=qid,
     )
+    if average in WEIGHTED_AVERAGES:
+        # Each row weighted by its count, times its sample weight.
+        counts = rows.values[1]
+        weights = counts if rows.sample_weight is None else counts * rows.sample_weight
+        rows = Rows(rows.values[:1], rows.undefined[:1], weights, rows.n_items)
+        average = "mean"
     (value,) = aggregate(
         rows,
         [request],

@@ -260,6 +260,10 @@ def compile_requests(requests, n_items):
         row["log_base"] = options.get("log_base", 2)
         row["beta"] = options.get("beta", 1.0)
         row["level"] = options.get("multiple", options.get("recall_level", 1.0))
+        if options.get("max_fpr") is not None:  # AUC: the partial area's end
+            row["level"] = options["max_fpr"]
+        if "count" in options:  # COUNT_ROW: which count
+            row["level"] = options["count"]
         if "recall_levels" in options:
             levels = np.ascontiguousarray(options["recall_levels"], dtype=np.float64)
             held.append(levels)

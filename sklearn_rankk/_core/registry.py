@@ -43,6 +43,8 @@ class Param:
         Whether ``low`` itself is accepted.
     none_ok : bool
         Whether None is accepted besides a real number.
+    whole_row_only : bool
+        Whether a value other than None needs ``k=None`` (the whole row).
     high : float or None
         If a real number: the value must be below ``high`` (or equal, with
         ``high_inclusive``).
@@ -63,6 +65,7 @@ class Param:
     high_inclusive: bool = False  # or equal to it
     sequence: bool = False
     none_ok: bool = False
+    whole_row_only: bool = False  # a value but None only with k=None
 
 
 DENOMINATOR = Param(
@@ -197,6 +200,23 @@ UTILITY_WEIGHTS = (
     ),
 )
 
+MAX_FPR = Param(
+    "max_fpr",
+    None,
+    low=0.0,
+    high=1.0,
+    high_inclusive=True,
+    none_ok=True,
+    whole_row_only=True,
+    doc="""\
+    max_fpr : float or None, default=None
+        If not None, the standardized partial AUC up to this false positive
+        rate, in (0, 1], as scikit-learn's ``roc_auc_score(max_fpr=)``: the
+        area under the ROC curve from 0 to ``max_fpr``, standardized by
+        McClish (1989) so that a random ranking scores 0.5 and a perfect one
+        1. Only with ``k=None`` (the whole row).""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
 PARAMS = {
     p.name: p
@@ -211,6 +231,7 @@ PARAMS = {
         RECALL_LEVEL,
         RECALL_LEVELS,
         MAX_GRADE,
+        MAX_FPR,
     )
 }
 
@@ -309,6 +330,12 @@ class Metric:
     summary, undefined_doc, examples : str
         Documentation: the docstring's opening, the description of the rows
         where ``zero_division`` applies, and the Examples section.
+    default_k : int or None
+        The default of its public function's ``k`` (None: the whole row).
+    pair_count : int or None
+        The kernel's per-row count of the pairs the metric averages over
+        (``_kernel.COUNT_*``), for ``average="pairs"`` (the micro average
+        over all pairs); None: the metric is not a pair average.
     """
 
     name: str
@@ -341,6 +368,8 @@ class Metric:
     summary: str = ""
     undefined_doc: str = ""
     examples: str = ""
+    default_k: int | None = 10
+    pair_count: int | None = None
 
     @property
     def cut_is_n_relevant(self):
@@ -1230,10 +1259,135 @@ _ENTRIES = (
     >>> round(normalized_gain_score(y_true, y_score), 6)
     0.590338""",
     ),
+    # ---- AUC and its kin (formulas_auc.hpp) ----
+    Metric(
+        name="auc",
+        function_name="auc_score",
+        label="AUC",
+        formula=_kernel.AUC,
+        allow_k_none=True,
+        default_k=None,
+        reads_judgments=True,
+        params=(MAX_FPR,),
+        in_default_report=False,
+        undefined_when="no relevant or no judged non-relevant item",
+        pair_count=_kernel.COUNT_AUC_PAIRS,
+        summary="""\
+    Area under the ROC curve of each sample, over its items (per-row AUC).
+
+    ``AUC = (1 / (|P| |N|)) sum over p in P, n in N of [s_p > s_n] + [s_p =
+    s_n] / 2``: the probability that a relevant item (``y_true >
+    relevance_threshold``, the set P) is scored above a judged non-relevant
+    one (``0 <= y_true <= relevance_threshold``, the set N), the
+    Mann-Whitney U statistic over ``|P| |N|``. A negative grade is not
+    judged and takes no part. Items scored ``-inf`` (not retrieved) rank
+    below every other item and tie among themselves. A tied pair counts 1/2,
+    which is the exact expectation over the orderings of the tied items, so
+    each row's value equals scikit-learn's ``roc_auc_score`` on that row's
+    judged items. With ``ignore_ties=True`` tied finite scores are ordered
+    the later column first (the ``-inf`` items still tie).
+
+    Averaged over samples this is the "group AUC" (GAUC) of recommender
+    systems (Zhu et al., "Optimized Cost per Click in Taobao Display
+    Advertising", KDD 2017; Alibaba's DIN, Zhou et al., KDD 2018), whose
+    weightings ``average=`` offers: ``"mean"`` (each sample alike, or by
+    ``sample_weight``, e.g. the impressions of each user), ``"relevant"``
+    (by ``|P|``, the clicks), ``"judged"`` (by ``|P| + |N|``, the
+    impressions), ``"pairs"`` (by ``|P| |N|``: every pair of the data
+    alike).
+
+    With ``k``: the AUC of the top ``k`` items alone, the relevant against
+    the judged non-relevant ones among them, 0 when the top ``k`` lacks
+    either (torchmetrics' ``RetrievalAUROC(top_k=k)``); under ties, the
+    exact expectation over which tied items enter the top ``k``. With
+    ``max_fpr``: the standardized partial AUC (McClish, 1989), as
+    scikit-learn's ``roc_auc_score(max_fpr=)``; under ties, the exact
+    expectation over the orderings of the tied items, which differs from
+    scikit-learn's straight ROC segment through a tie where a tie group
+    holding relevant and non-relevant items spans ``max_fpr``.""",
+        undefined_doc=" (samples with no relevant or no judged non-relevant item)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import auc_score
+    >>> auc_score(y_true, y_score, average=None)
+    array([0.5, 0. ])
+
+    First row: of the four (relevant, non-relevant) pairs, the relevant item
+    scored 0.9 is above both non-relevant ones and the one scored 0.1 above
+    neither: 2/4. A tie counts 1/2:
+
+    >>> auc_score([[1, 0, 0]], [[0.5, 0.5, 0.1]])
+    0.75
+
+    The AUC of the top 2 (torchmetrics' ``top_k``), GAUC weighted by the
+    relevant items, and the partial AUC up to a false positive rate of 0.5:
+
+    >>> auc_score(y_true, y_score, k=2, average=None)
+    array([1., 0.])
+    >>> auc_score(y_true, y_score, average="relevant")
+    0.3333333333333333
+    >>> round(auc_score([[1, 0, 1, 0, 0]], [[0.9, 0.8, 0.6, 0.7, 0.1]],
+    ...                 max_fpr=0.5), 6)
+    0.666667""",
+    ),
+    Metric(
+        name="pairwise_accuracy",
+        function_name="pairwise_accuracy_score",
+        label="Pairwise accuracy",
+        formula=_kernel.PAIRWISE_ACCURACY,
+        needs_k=False,
+        row_cut="whole",
+        graded=True,
+        reads_judgments=True,
+        in_default_report=False,
+        undefined_when="no two judged items of different grades",
+        pair_count=_kernel.COUNT_GRADED_PAIRS,
+        summary="""\
+    Pairwise ordered accuracy: the share of graded pairs ranked in order.
+
+    Over the pairs of judged items (``y_true >= 0``) of different grades,
+    the fraction whose higher-graded item is scored higher, a tie counting
+    1/2 (the exact expectation over the orderings of the tied items). On
+    binary relevance it is :func:`auc_score`. Kendall-tau-like but blind to
+    pairs of equal grades; ``relevance_threshold`` plays no part. Items
+    scored ``-inf`` rank below every other item and tie among themselves.
+    ``average="mean"`` is the macro average over samples; ``average="pairs"``
+    the micro average over every pair of the data (each sample weighted by
+    its number of pairs). It reads the whole ranking: no ``k``.""",
+        undefined_doc=" (samples with no two judged items of different grades)",
+        examples="""\
+    >>> from sklearn_rankk import pairwise_accuracy_score
+    >>> round(pairwise_accuracy_score([[3, 2, 0, 1]], [[0.9, 0.5, 0.7, 0.1]]), 6)
+    0.666667
+
+    Ranked 3, 0, 2, 1: of the six pairs, those of the item graded 0 with the
+    items graded 2 and 1 below it are out of order: 4/6.""",
+    ),
 )
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
 METRICS = {m.name: m for m in _ENTRIES}
+
+#: Not a metric: a per-row count (the kernel's COUNT_ROW; which count is the
+#: request's ``count`` option), the weights of ``average="relevant"``,
+#: ``"judged"`` and ``"pairs"``.
+ROW_COUNT = Metric(
+    name="row_count",
+    function_name="",
+    label="",
+    formula=_kernel.COUNT_ROW,
+    needs_k=False,
+    row_cut="whole",
+    empty_rows="never",
+    bounds=(0.0, None),
+)
+
+#: ``average=`` -> the count of a row that weights it (``"pairs"``: the
+#: metric's own ``pair_count``).
+AVERAGE_COUNTS = {
+    "relevant": _kernel.COUNT_RELEVANT,
+    "judged": _kernel.COUNT_JUDGED,
+}
 
 #: The metrics of a report by default.
 DEFAULT_REPORT = tuple(m.name for m in _ENTRIES if m.in_default_report)
@@ -1560,7 +1714,13 @@ IR_MEASURES = {
         ),
         _ir(
             "Accuracy",
-            unsupported="pairwise accuracy of the ranking; not implemented here",
+            unsupported=(
+                "ir_measures' Accuracy is an AUC over the retrieved documents "
+                "only, every unjudged one counted non-relevant and ties in the "
+                "run's order, and skips queries with none relevant retrieved; "
+                "auc_score is the AUC of relevant against judged non-relevant "
+                "items, retrieved or not (k=None), or over the top k (k=k)"
+            ),
         ),
         _ir(
             "Compat", unsupported="compatibility (Clarke et al.); not implemented here"

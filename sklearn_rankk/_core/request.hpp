@@ -40,6 +40,10 @@ enum Formula : int32_t {
     // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
     ERR = 20,
     FALL_OUT = 21,
+    // AUC and its kin (formulas_auc.hpp)
+    AUC = 80,                // Request.level: max_fpr (1: the whole ROC curve)
+    PAIRWISE_ACCURACY = 81,
+    COUNT_ROW = 82,          // a per-row count (RowCount in Request.level)
 };
 
 /* What each formula reads: the one table the driver and _kernel.pyx consult.
@@ -86,6 +90,7 @@ constexpr uint32_t formula_reads(int32_t formula) {
     case INFERRED_AP:
     case UNJUDGED:
     case RBP_RESIDUAL:
+    case AUC:  // AUC@k reads the ranks; the whole row's AUC counts by itself
         return READS_ORDER | READS_JUDGED;
     default:  // UTILITY, FALL_OUT: sums over the retrieved set, or at cut k
         return 0;
@@ -99,6 +104,15 @@ enum Denominator : int32_t { DEN_RELEVANT = 0, DEN_MIN = 1, DEN_RETRIEVED = 2 };
 enum KCode : int64_t { K_WHOLE = 0, K_NREL = -1, K_NRET = -2 };
 
 enum Ties : int32_t { TIES_EXACT = 0, TIES_LATER_FIRST = 1 };
+
+// COUNT_ROW's counts (in Request.level), the weights of average="relevant",
+// "judged" and "pairs" (formulas_auc.hpp).
+enum RowCount : int32_t {
+    COUNT_RELEVANT = 0,      // |P|
+    COUNT_JUDGED = 1,        // |P| + |N|, N the judged non-relevant items
+    COUNT_AUC_PAIRS = 2,     // |P| |N|
+    COUNT_GRADED_PAIRS = 3,  // pairs of judged items of different grades
+};
 
 enum RowFlag : uint8_t {
     FLAG_NAN_SCORE = 1,

@@ -16,6 +16,9 @@ import numpy as np
 
 ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
 AVERAGE_OPTIONS = ("mean", None, "gmean")
+#: The averages of a metric function that weight each row by a count of its
+#: own (the kernel's COUNT_ROW), besides its sample_weight.
+WEIGHTED_AVERAGES = ("relevant", "judged", "pairs")
 GAIN_OPTIONS = ("linear", "exponential")
 DENOMINATOR_OPTIONS = ("relevant", "min", "retrieved")
 
