@@ -621,6 +621,19 @@ FUNCS = {name: getattr(sklearn_rankk, m.function_name) for name, m in METRICS.it
 KS = (1, 2, 3, 5)
 
 
+def _dcg_family_combination(p):
+    gains, discount = p.get("gains"), p.get("discount", "log")
+    if gains is not None and (p.get("gain") == "exponential" or discount != "log"):
+        return False
+    if p.get("gain") == "exponential" and discount != "log":
+        return False
+    if p.get("log_base", 2) != 2 and discount != "log":
+        return False
+    if p.get("discount_p", 0.9) != 0.9 and discount != "geometric":
+        return False
+    return p.get("max_rel") is None or (gains is None and discount == "log")
+
+
 def configurations(metric):
     """(k, metric-specific params) pairs to check for ``metric``."""
     info = METRICS[metric]
@@ -630,17 +643,24 @@ def configurations(metric):
         for values in itertools.product(*(PARAM_VALUES[n] for n in names))
     ]
     # The DCG family: a gain map is not combined with gain="exponential";
-    # discount_p is read by the geometric discount only.
-    extra = [
-        p
-        for p in extra
-        if not (p.get("gains") is not None and p.get("gain") == "exponential")
-        and not (p.get("discount_p", 0.9) != 0.9 and p.get("discount") != "geometric")
-    ]
+    # gain maps are checked with the default discount, each discount without
+    # a map, exponential gains and log_base with the "log" discount only,
+    # discount_p with "geometric"; SDCG's max_rel with the default discount.
+    extra = [p for p in extra if _dcg_family_combination(p)]
     if not info.needs_k:  # cut per row (|R|, retrieved items)
         return [(None, p) for p in extra]
     ks = KS + ((None,) if info.allow_k_none else ())
-    return [(k, p) for k in ks for p in extra]
+    # The DCG family's gain maps and discounts: at two cut-offs (one inside
+    # the rows, one past most of them), the rest of the grid at every k.
+    few = (2, 5)
+    return [(k, p) for p in extra for k in (few if _new_dcg_options(p) else ks)]
+
+
+def _new_dcg_options(p):
+    return any(
+        p.get(name, DEFAULT_PARAMS[name]) != DEFAULT_PARAMS[name]
+        for name in ("gains", "discount", "discount_p", "max_rel")
+    )
 
 
 def call(metric, y_true, y_score, k, params, **kwargs):

@@ -289,9 +289,16 @@ def relevant_grades(y_true, threshold):
     if sp.issparse(y_true):
         values = np.asarray(y_true.data)
         if threshold < 0:
-            values = np.append(values, 0.0)
+            values = np.append(values, 0)
     else:
         values = np.asarray(y_true)
+    if values.dtype.kind in "biu" and values.size:
+        # Integer grades: a count per value in one pass (no sort).
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo <= 1 << 20:
+            counts = np.bincount((values.reshape(-1) - lo).astype(np.intp, copy=False))
+            distinct = np.flatnonzero(counts).astype(np.float64) + lo
+            return distinct[(distinct > threshold) & (distinct >= 0)]
     values = values[(values > threshold) & (values >= 0)]
     return np.unique(values.astype(np.float64))
 

@@ -371,6 +371,9 @@ class Metric:
         (``Rndcg``): the command line does the same.
     aliases : tuple of str
         Other names accepted as ``<alias>@<k>`` on the command line.
+    reads_scores : bool
+        Whether the value depends on ``y_score`` (False: the ideal DCG, a
+        property of ``y_true`` alone).
     summary, undefined_doc, examples : str
         Documentation: the docstring's opening, the description of the rows
         where ``zero_division`` applies, and the Examples section.
@@ -403,6 +406,7 @@ class Metric:
     trec_eval_values: tuple = ()
     trec_eval_level_gate: bool = False
     aliases: tuple = ()
+    reads_scores: bool = True
     summary: str = ""
     undefined_doc: str = ""
     examples: str = ""
@@ -1313,6 +1317,7 @@ _ENTRIES = (
         bounds=(0.0, None),
         empty_rows="zero",
         in_default_report=False,
+        reads_scores=False,
         trec_eval_whole="ideal_dcg",
         summary="""\
     Ideal DCG at k: the DCG of the best ranking of each sample's items.
