@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 import run  # noqa: E402  (run.py's workloads and floor)
 
 import sklearn_rankk as rk  # noqa: E402

@@ -108,8 +108,9 @@ GAINS = Param(
     doc="""\
     gains : dict or callable, default=None
         A gain map: ``{grade: gain}`` (trec_eval's ``ndcg.1=3.5,2=9``,
-        ir_measures' ``gains=``), or a callable of the grade evaluated once
-        per distinct relevant grade. A relevant grade (above
+        ir_measures' ``gains=``), or a callable of the grade, called once on
+        the float array of the relevant grades (for integer ``y_true``:
+        every whole grade up to the largest). A relevant grade (above
         ``relevance_threshold``, not negative) listed in the map has its
         gain, which may be 0 or negative; any other relevant grade keeps the
         gain of ``gain``. The ideal ranking orders the items by their gains.
