@@ -235,15 +235,64 @@ def o_unjudged(ranking, row, k, params):
     return sum(_unjudged(row, j) for j in _top(ranking, k)) / k
 
 
+def _discount(i, params):
+    """The discount of 1-based rank i (the DCG family's ``discount``)."""
+    discount, b = params["discount"], params["log_base"]
+    if callable(discount):
+        return float(discount(i))
+    if discount == "log":
+        return 1.0 / math.log(i + 1, b)
+    if discount == "jarvelin":  # Jarvelin and Kekalainen: no discount before rank b
+        return 1.0 if i < b else 1.0 / math.log(i, b)
+    if discount == "reciprocal":
+        return 1.0 / i
+    return params["discount_p"] ** (i - 1)  # geometric
+
+
+def _dcg_with(gains_in_order, k, params):
+    return sum(
+        g * _discount(i, params)
+        for i, g in enumerate(_top(list(gains_in_order), k), start=1)
+    )
+
+
+def _ideal_gains(row):
+    return sorted((g for g in row.gains if g > 0), reverse=True)
+
+
 def o_dcg(ranking, row, k, params):
-    return _dcg([row.gains[j] for j in ranking], k, params["log_base"])
+    return _dcg_with([row.gains[j] for j in ranking], k, params)
 
 
 def o_ndcg(ranking, row, k, params):
-    ideal = _dcg(sorted(row.gains, reverse=True), k, params["log_base"])
+    ideal = _dcg_with(_ideal_gains(row), k, params)
     if ideal == 0:
         return None
     return o_dcg(ranking, row, k, params) / ideal
+
+
+def o_ideal_dcg(ranking, row, k, params):
+    return _dcg_with(_ideal_gains(row), k, params)
+
+
+def o_sdcg(ranking, row, k, params):
+    """DCG@k over k ranks of the largest gain (Moffat et al. 2015)."""
+    if params["max_rel"] is None:
+        top = max(row.gains, default=0.0)
+    else:
+        top = row.gain_of(params["max_rel"])
+    norm = top * sum(_discount(i, params) for i in range(1, k + 1))
+    return o_dcg(ranking, row, k, params) / norm if norm > 0 else 0.0
+
+
+def o_yaap(ranking, row, k, params):
+    """trec_eval's yaap: log((1 + S) / (1 + |R| - S)), S = |R| AP."""
+    found, s = 0, 0.0
+    for i, j in enumerate(ranking, start=1):
+        if row.rel[j]:
+            found += 1
+            s += found / i
+    return math.log((1.0 + s) / (1.0 + sum(row.rel) - s))
 
 
 def o_r_precision(ranking, row, k, params):
@@ -460,6 +509,9 @@ ORACLES = {
     "fall_out": o_fall_out,
     "auc": o_auc,
     "pairwise_accuracy": o_pairwise_accuracy,
+    "ideal_dcg": o_ideal_dcg,
+    "sdcg": o_sdcg,
+    "yaap": o_yaap,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -519,6 +571,12 @@ def empty_rows(metric, y_true, threshold=0):
 #: Metrics defined on rows with no relevant item (zero_division never applies).
 ALWAYS_DEFINED = {name for name, m in METRICS.items() if m.empty_rows == "never"}
 
+
+def _inverse_sqrt(rank):
+    """A discount given as a callable of the 1-based rank."""
+    return 1.0 / np.sqrt(rank)
+
+
 #: Options the oracle checks for each metric parameter.
 PARAM_VALUES = {
     "denominator": ("relevant", "min", "retrieved"),
@@ -538,6 +596,11 @@ PARAM_VALUES = {
     "fn_weight": (0.0, -1.5),
     "tn_weight": (0.0, 0.25),
     "max_fpr": (None, 0.3, 0.5, 1.0),
+    # a map that reorders the grades (3 below 1) and a callable
+    "gains": (None, {1: 3.5, 3: 0.5}, np.sqrt),
+    "discount": ("log", "jarvelin", "reciprocal", "geometric", _inverse_sqrt),
+    "discount_p": (0.9, 0.5),
+    "max_rel": (None, 3),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
@@ -554,26 +617,46 @@ DEFAULT_PARAMS = {
     "fn_weight": 0.0,
     "tn_weight": 0.0,
     "max_fpr": None,
+    "gains": None,
+    "discount": "log",
+    "discount_p": 0.9,
+    "max_rel": None,
 }
 
 
 class _Row:
     """One row's relevance as the oracle reads it."""
 
-    def __init__(self, grades, threshold, gain):
+    def __init__(self, grades, threshold, gain, gains=None):
         self.grades = grades
         self.threshold = threshold
         self.rel = [g > threshold for g in grades]
+        self.gain, self.gain_map = gain, gains
         if gain == "exponential":
             self.gains = [2.0**g - 1.0 if r else 0.0 for g, r in zip(grades, self.rel)]
         else:
             self.gains = [float(g) if r else 0.0 for g, r in zip(grades, self.rel)]
+        if gains is not None:  # a gain map: relevant judged grades only
+            self.gains = [
+                self.gain_of(g) if r and g >= 0 else 0.0
+                for g, r in zip(grades, self.rel)
+            ]
+
+    def gain_of(self, grade):
+        """The gain of a grade, relevant or not (SDCG's max_rel)."""
+        if callable(self.gain_map):
+            return float(self.gain_map(grade))
+        if self.gain_map is not None and grade in self.gain_map:
+            return float(self.gain_map[grade])
+        if grade <= 0:
+            return 0.0
+        return 2.0**grade - 1.0 if self.gain == "exponential" else float(grade)
 
 
 def oracle_row(metric, scores, grades, *, ignore_ties, threshold, k, params):
     """Expected value of ``metric`` on one row (None if undefined)."""
     params = {**DEFAULT_PARAMS, **params}
-    row = _Row(grades, threshold, params["gain"])
+    row = _Row(grades, threshold, params["gain"], params["gains"])
     one = ORACLES[metric]
     values = [one(r, row, k, params) for r in rankings(scores, ignore_ties)]
     if values[0] is None:
@@ -622,6 +705,19 @@ FUNCS = {name: getattr(sklearn_rankk, m.function_name) for name, m in METRICS.it
 KS = (1, 2, 3, 5)
 
 
+def _dcg_family_combination(p):
+    gains, discount = p.get("gains"), p.get("discount", "log")
+    if gains is not None and (p.get("gain") == "exponential" or discount != "log"):
+        return False
+    if p.get("gain") == "exponential" and discount != "log":
+        return False
+    if p.get("log_base", 2) != 2 and discount != "log":
+        return False
+    if p.get("discount_p", 0.9) != 0.9 and discount != "geometric":
+        return False
+    return p.get("max_rel") is None or (gains is None and discount == "log")
+
+
 def configurations(metric):
     """(k, metric-specific params) pairs to check for ``metric``."""
     info = METRICS[metric]
@@ -630,16 +726,31 @@ def configurations(metric):
         dict(zip(names, values))
         for values in itertools.product(*(PARAM_VALUES[n] for n in names))
     ]
+    # The DCG family: a gain map is not combined with gain="exponential";
+    # gain maps are checked with the default discount, each discount without
+    # a map, exponential gains and log_base with the "log" discount only,
+    # discount_p with "geometric"; SDCG's max_rel with the default discount.
+    extra = [p for p in extra if _dcg_family_combination(p)]
     if not info.needs_k:  # cut per row (|R|, retrieved items)
         return [(None, p) for p in extra]
     ks = KS + ((None,) if info.allow_k_none else ())
     whole_row_only = [p.name for p in info.params if p.whole_row_only]
+    # The DCG family's gain maps and discounts: at two cut-offs (one inside
+    # the rows, one past most of them), the rest of the grid at every k.
+    few = (2, 5)
     return [
         (k, p)
-        for k in ks
         for p in extra
+        for k in (few if _new_dcg_options(p) else ks)
         if k is None or all(p[n] is None for n in whole_row_only)
     ]
+
+
+def _new_dcg_options(p):
+    return any(
+        p.get(name, DEFAULT_PARAMS[name]) != DEFAULT_PARAMS[name]
+        for name in ("gains", "discount", "discount_p", "max_rel")
+    )
 
 
 def call(metric, y_true, y_score, k, params, **kwargs):

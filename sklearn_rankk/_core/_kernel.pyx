@@ -57,6 +57,9 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         AUC
         PAIRWISE_ACCURACY
         COUNT_ROW
+        IDEAL_DCG
+        SDCG
+        YAAP
 
     cpdef enum FormulaReads:
         READS_ORDER
@@ -90,6 +93,7 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         FLAG_INF_REL
         FLAG_EXP_OVERFLOW
         FLAG_NO_MEMORY
+        FLAG_TIES_TOO_MANY
 
     uint32_t formula_reads(int32_t formula)
 
@@ -111,6 +115,11 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         double u_fn
         double u_tn
         double max_grade
+        const double* gain_grades
+        const double* gain_values
+        int64_t n_gain
+        const double* disc
+        int64_t n_disc
 
     cdef struct Plan:
         const Request* req
@@ -236,6 +245,11 @@ cdef vector[Request] _requests(requests) except *:
         r.u_fn = row["u_fn"]
         r.u_tn = row["u_tn"]
         r.max_grade = row["max_grade"]
+        r.gain_grades = <const double*> <size_t> row["gain_grades"]
+        r.gain_values = <const double*> <size_t> row["gain_values"]
+        r.n_gain = row["n_gain"]
+        r.disc = <const double*> <size_t> row["disc"]
+        r.n_disc = row["n_disc"]
         out.push_back(r)
     return out
 
@@ -423,6 +437,11 @@ REQUEST_DTYPE = np.dtype([
     ("u_fn", np.float64),
     ("u_tn", np.float64),
     ("max_grade", np.float64),
+    ("gain_grades", np.uint64),  # address of the gain map's float64 grades
+    ("gain_values", np.uint64),  # and of their gains
+    ("n_gain", np.int64),
+    ("disc", np.uint64),  # address of the float64 discounts of ranks 1..n_disc
+    ("n_disc", np.int64),
 ])
 
 

@@ -16,6 +16,7 @@
 #endif
 
 #include "formulas_auc.hpp"
+#include "formulas_dcg.hpp"
 #include "formulas_err.hpp"
 #include "formulas_gain.hpp"
 #include "formulas_iprec.hpp"
@@ -420,6 +421,11 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         }
         case DCG:
         case NDCG: {
+            if (r.n_gain > 0 || r.disc) {  // a gain map or a discount table
+                is_empty = dcg_family(r, view, sc, rel, t, curve, c_end, k_nominal, o, members,
+                                      straddling);
+                break;
+            }
             const double *gains = r.exponential ? ex : eg;
             const double *ideal = r.exponential ? sc.ideal_exp.data() : sc.ideal_lin.data();
             double dcg = 0.0, idcg = 0.0;
@@ -553,6 +559,14 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             is_empty = false;
             break;
         }
+        case IDEAL_DCG:
+        case SDCG:
+            is_empty = dcg_family(r, view, sc, rel, t, curve, c_end, k_nominal, o, members,
+                                  straddling);
+            break;
+        case YAAP:
+            is_empty = yaap_value(view, c_end, o, flags);
+            break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }

@@ -26,7 +26,7 @@ import numpy as np
 from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid
-from .ranking import compile_requests, evaluate
+from .ranking import compile_requests, evaluate, relevant_grades
 from .registry import AVERAGE_COUNTS, METRICS, PARAMS, ROW_COUNT, parse_scorer_name
 from .validation import (
     AVERAGE_OPTIONS,
@@ -37,10 +37,12 @@ from .validation import (
     RankingInput,
     check_bool,
     check_exponential_gain,
+    check_gain_map,
     check_inputs,
     check_k,
     check_max_grade,
     check_option,
+    check_option_or_callable,
     check_real,
     check_sample_weight,
     check_zero_division,
@@ -113,7 +115,11 @@ def check_params(metric, params):
     out = {}
     for p in metric.params:
         value = params.get(p.name, p.default)
-        if p.choices is not None:
+        if p.gain_map:
+            value = check_gain_map(value, p.name)
+        elif p.choices is not None and p.callable_ok:
+            value = check_option_or_callable(value, p.name, p.choices)
+        elif p.choices is not None:
             value = check_option(value, p.name, p.choices)
         elif p.sequence:
             value = _check_reals(value, p)
@@ -122,6 +128,11 @@ def check_params(metric, params):
         else:
             value = _check_one_real(value, p.name, p)
         out[p.name] = value
+    if out.get("gains") is not None and out.get("gain") == "exponential":
+        raise ValueError(
+            'gains (a gain map) and gain="exponential" cannot be combined: the '
+            "map gives each grade its gain; write 2**grade - 1 into it instead."
+        )
     return out
 
 
@@ -370,7 +381,10 @@ def row_values(
                 check_exponential_gain(top, group_threshold)
             for max_grade in max_grades:
                 check_max_grade(top, group_threshold, max_grade)
-        compiled = compile_requests(group, n_items)
+        grades = None  # the relevant grades, for callable gain maps
+        if any(callable(r.options.get("gains")) for r in group):
+            grades = relevant_grades(data.y_true, group_threshold)
+        compiled = compile_requests(group, n_items, grades=grades)
         ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
         try:
             values, empty, flags = evaluate(
@@ -432,6 +446,13 @@ def _raise_for_flags(flags):
     ):
         if found & flag:
             raise ValueError(message)
+    if found & _kernel.FLAG_TIES_TOO_MANY:
+        raise ValueError(
+            "the exact expectation under ties of a measure that is not linear "
+            "in the ranks needs more than 2**20 placements of some "
+            "sample's tie groups: pass ignore_ties=True (ties broken as "
+            "scikit-learn does) or break the ties in y_score."
+        )
     if found & _kernel.FLAG_EXP_OVERFLOW:
         raise ValueError(
             'gain="exponential" overflows for grades >= 1024 (2**grade is '

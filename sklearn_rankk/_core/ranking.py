@@ -238,8 +238,77 @@ _UTILITY_DEFAULTS = {
 }
 
 
-def compile_requests(requests, n_items):
-    """The kernel's request array; curves without ``k`` span ``n_items``."""
+def _discount_table(discount, log_base, p, n):
+    """The discounts of ranks 1..n (float64), or None for the kernel's own
+    ``1 / log_b(rank + 1)``."""
+    if isinstance(discount, str) and discount == "log":
+        return None
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    if callable(discount):
+        try:
+            table = np.asarray(discount(ranks), dtype=np.float64)
+        except (TypeError, ValueError):
+            table = None
+        if table is None or table.shape != ranks.shape:
+            table = np.array([discount(i) for i in range(1, n + 1)], dtype=np.float64)
+        if not np.all(np.isfinite(table)):
+            raise ValueError(
+                "discount (a callable of the 1-based rank) must give finite "
+                "real discounts; it gave a NaN or an infinite value."
+            )
+        return np.ascontiguousarray(table)
+    if discount == "jarvelin":  # 1 before rank b, then 1 / log_b(rank)
+        with np.errstate(divide="ignore"):
+            table = np.log(log_base) / np.log(ranks)
+        return np.where(ranks < log_base, 1.0, table)
+    if discount == "reciprocal":
+        return 1.0 / ranks
+    return np.power(float(p), ranks - 1.0)  # geometric
+
+
+def _gain_table(gains, grades):
+    """A gain map as the kernel's two arrays (grades increasing, gains)."""
+    if callable(gains):
+        grades = np.asarray(grades, dtype=np.float64)
+        values = np.asarray(gains(grades), dtype=np.float64)
+        if values.shape != grades.shape:
+            values = np.array([gains(g) for g in grades], dtype=np.float64)
+        if not np.all(np.isfinite(values)):
+            raise ValueError(
+                "gains (a callable of the grade) must give finite real gains; "
+                "it gave a NaN or an infinite value."
+            )
+        return np.ascontiguousarray(grades), np.ascontiguousarray(values)
+    pairs = np.asarray(gains, dtype=np.float64).reshape(-1, 2)
+    return np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+
+
+def relevant_grades(y_true, threshold):
+    """The grades a gain map may be asked for, increasing: the distinct
+    grades of ``y_true`` above ``threshold`` and not negative (for small
+    integer grades, every whole number up to the largest)."""
+    if sp.issparse(y_true):
+        values = np.asarray(y_true.data)
+        if threshold < 0:
+            values = np.append(values, 0)
+    else:
+        values = np.asarray(y_true)
+    if values.dtype.kind in "biu" and values.size:
+        # Small integer grades: every whole number up to the largest (one
+        # read of y_true; a grade absent from it is never looked up).
+        hi = int(values.max())
+        if hi <= 4096:
+            whole = np.arange(hi + 1, dtype=np.float64)
+            return whole[(whole > threshold) & (whole >= 0)]
+    values = values[(values > threshold) & (values >= 0)]
+    return np.unique(values.astype(np.float64))
+
+
+def compile_requests(requests, n_items, grades=None):
+    """The kernel's request array; curves without ``k`` span ``n_items``.
+
+    ``grades``: the relevant grades of the inputs, where a request's gain
+    map is a callable (evaluated on them)."""
     array = np.zeros(len(requests), dtype=_kernel.REQUEST_DTYPE)
     columns, col, held = [], 0, []
     for row, request in zip(array, requests):
@@ -273,7 +342,25 @@ def compile_requests(requests, n_items):
         for coefficient, default in _UTILITY_DEFAULTS.items():
             row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
         max_grade = options.get("max_grade")  # ERR; None: each row's largest grade
+        if metric.formula == _kernel.SDCG:  # SDCG's grade of the ideal list
+            max_grade = options.get("max_rel")
         row["max_grade"] = np.nan if max_grade is None else max_grade
+        if options.get("gains") is not None:  # the DCG family's gain map
+            if callable(options["gains"]) and max_grade is not None:
+                grades = np.union1d(grades, [float(max_grade)])  # SDCG's max_rel
+            table = _gain_table(options["gains"], grades)
+            held.extend(table)
+            row["gain_grades"], row["gain_values"] = (a.ctypes.data for a in table)
+            row["n_gain"] = table[0].size
+        disc = _discount_table(
+            options.get("discount", "log"),
+            options.get("log_base", 2),
+            options.get("discount_p", 0.9),
+            max(k if k > 0 else n_items, 1),
+        )
+        if disc is not None:
+            held.append(disc)
+            row["disc"], row["n_disc"] = disc.ctypes.data, disc.size
         columns.append(slice(col, col + width))
         col += width
     return Compiled(array, col, columns, tuple(held))

@@ -45,6 +45,11 @@ class Param:
         Whether None is accepted besides a real number.
     whole_row_only : bool
         Whether a value other than None needs ``k=None`` (the whole row).
+    callable_ok : bool
+        Whether an option (``choices``) also takes a callable.
+    gain_map : bool
+        Whether the value is a gain map: None, a mapping of grades to gains,
+        or a callable of the grade (validated into a tuple of pairs, or kept).
     high : float or None
         If a real number: the value must be below ``high`` (or equal, with
         ``high_inclusive``).
@@ -66,6 +71,8 @@ class Param:
     sequence: bool = False
     none_ok: bool = False
     whole_row_only: bool = False  # a value but None only with k=None
+    callable_ok: bool = False  # an option that also takes a callable
+    gain_map: bool = False  # None, a mapping grade -> gain, or a callable
 
 
 DENOMINATOR = Param(
@@ -96,6 +103,61 @@ LOG_BASE = Param(
     doc="""\
     log_base : float, default=2
         Base of the logarithm of the discount ``1 / log(rank + 1)``.""",
+)
+GAINS = Param(
+    "gains",
+    None,
+    gain_map=True,
+    doc="""\
+    gains : dict or callable, default=None
+        A gain map: ``{grade: gain}`` (trec_eval's ``ndcg.1=3.5,2=9``,
+        ir_measures' ``gains=``), or a callable of the grade, called once on
+        the float array of the relevant grades (for integer ``y_true``:
+        every whole grade up to the largest). A relevant grade (above
+        ``relevance_threshold``, not negative) listed in the map has its
+        gain, which may be 0 or negative; any other relevant grade keeps the
+        gain of ``gain``. The ideal ranking orders the items by their gains.
+        None: the gain of ``gain`` for every grade. Not with
+        ``gain="exponential"``.""",
+)
+DISCOUNT = Param(
+    "discount",
+    "log",
+    choices=("log", "jarvelin", "reciprocal", "geometric"),
+    callable_ok=True,
+    doc="""\
+    discount : {"log", "jarvelin", "reciprocal", "geometric"} or callable, \
+default="log"
+        The discount of rank ``i`` (1-based): ``"log"``, ``1 / log_b(i + 1)``
+        with ``b = log_base``; ``"jarvelin"``, 1 for ``i < b`` and
+        ``1 / log_b(i)`` after (Jarvelin and Kekalainen 2002, trec_eval's
+        ``ndcg_p`` at ``b = 2``); ``"reciprocal"``, ``1 / i``;
+        ``"geometric"``, ``discount_p ** (i - 1)``; or a callable of the
+        1-based rank (called once on the float array of ranks 1..n, or once
+        per rank if it does not take arrays) giving a real discount.""",
+)
+DISCOUNT_P = Param(
+    "discount_p",
+    0.9,
+    low=0.0,
+    high=1.0,
+    doc="""\
+    discount_p : float, default=0.9
+        The ratio of ``discount="geometric"``, in (0, 1): rank ``i`` is
+        discounted by ``discount_p ** (i - 1)`` (rank-biased precision's
+        weights, unnormalised). Read by no other discount.""",
+)
+MAX_REL = Param(
+    "max_rel",
+    None,
+    low=0.0,
+    none_ok=True,
+    doc="""\
+    max_rel : float or None, default=None
+        The grade of the all-relevant list that SDCG's normaliser ranks at
+        every rank (ir_measures' ``max_rel``): its gain times the sum of the
+        first k discounts. None takes each row's largest gain, so that binary
+        relevance needs nothing (its largest gain is 1).""",
 )
 
 BETA = Param(
@@ -232,6 +294,10 @@ PARAMS = {
         RECALL_LEVELS,
         MAX_GRADE,
         MAX_FPR,
+        GAINS,
+        DISCOUNT,
+        DISCOUNT_P,
+        MAX_REL,
     )
 }
 
@@ -327,6 +393,9 @@ class Metric:
         (``Rndcg``): the command line does the same.
     aliases : tuple of str
         Other names accepted as ``<alias>@<k>`` on the command line.
+    reads_scores : bool
+        Whether the value depends on ``y_score`` (False: the ideal DCG, a
+        property of ``y_true`` alone).
     summary, undefined_doc, examples : str
         Documentation: the docstring's opening, the description of the rows
         where ``zero_division`` applies, and the Examples section.
@@ -365,6 +434,7 @@ class Metric:
     trec_eval_values: tuple = ()
     trec_eval_level_gate: bool = False
     aliases: tuple = ()
+    reads_scores: bool = True
     summary: str = ""
     undefined_doc: str = ""
     examples: str = ""
@@ -621,7 +691,7 @@ _ENTRIES = (
         formula=_kernel.DCG,
         allow_k_none=True,
         graded=True,
-        params=(GAIN, LOG_BASE),
+        params=(GAIN, LOG_BASE, GAINS, DISCOUNT, DISCOUNT_P),
         bounds=(0.0, None),
         empty_rows="zero",
         summary="""\
@@ -629,7 +699,10 @@ _ENTRIES = (
 
     ``DCG@k = sum over ranks i <= k of gain(rel_i) / log_base(i + 1)``.
     Equal to scikit-learn's ``dcg_score``: ties averaged by default; with
-    ``ignore_ties=True``, ties ranked the later column first.""",
+    ``ignore_ties=True``, ties ranked the later column first. ``gains`` (a
+    gain map) and ``discount`` change the gain of a grade and the weight of
+    a rank; DCG stays linear in the gain at each rank, so ties stay
+    exact.""",
         examples=_EXAMPLE_DATA
         + """
     >>> from sklearn_rankk import dcg_at_k_score
@@ -646,7 +719,7 @@ _ENTRIES = (
         allow_k_none=True,
         graded=True,
         needs_ideal=True,
-        params=(GAIN, LOG_BASE),
+        params=(GAIN, LOG_BASE, GAINS, DISCOUNT, DISCOUNT_P),
         perfect_is_one=True,
         trec_eval_cutoff="ndcg_cut",
         trec_eval_whole="ndcg",
@@ -656,7 +729,9 @@ _ENTRIES = (
     ``nDCG@k = DCG@k / IDCG@k``, where the ideal DCG ranks every item of the
     row, retrieved or not, by decreasing gain. Equal to scikit-learn's
     ``ndcg_score`` on samples with a relevant item: ties averaged by default;
-    with ``ignore_ties=True``, ties ranked the later column first.""",
+    with ``ignore_ties=True``, ties ranked the later column first. With
+    ``gains`` and ``discount``, trec_eval's ``ndcg.1=3.5,2=9`` and
+    ``ndcg_p`` (``discount="jarvelin"``, ``k=None``).""",
         undefined_doc=" (samples whose ideal DCG is 0: no relevant item)",
         examples=_EXAMPLE_DATA
         + """
@@ -1362,6 +1437,92 @@ _ENTRIES = (
 
     Ranked 3, 0, 2, 1: of the six pairs, those of the item graded 0 with the
     items graded 2 and 1 below it are out of order: 4/6.""",
+    ),
+    # ---- the DCG family's ideal DCG and scaled DCG, and yaap (formulas_dcg.hpp) ----
+    Metric(
+        name="ideal_dcg",
+        function_name="ideal_dcg_at_k_score",
+        label="Ideal DCG",
+        formula=_kernel.IDEAL_DCG,
+        allow_k_none=True,
+        graded=True,
+        needs_ideal=True,
+        params=(GAIN, LOG_BASE, GAINS, DISCOUNT, DISCOUNT_P),
+        bounds=(0.0, None),
+        empty_rows="zero",
+        in_default_report=False,
+        reads_scores=False,
+        trec_eval_whole="ideal_dcg",
+        summary="""\
+    Ideal DCG at k: the DCG of the best ranking of each sample's items.
+
+    ``IDCG@k = sum over ranks i <= k of g_(i) * discount(i)``, ``g_(1) >=
+    g_(2) >= ...`` the sample's positive gains, retrieved or not: nDCG's
+    denominator (trec_eval's ``ideal_dcg`` at ``k=None``). It reads only
+    ``y_true``; ``y_score`` sets nothing but the shape, so ties do not
+    matter.""",
+        examples="""\
+    >>> from sklearn_rankk import ideal_dcg_at_k_score
+    >>> ideal_dcg_at_k_score([[3, 2, 0]], [[0.1, 0.5, 0.2]], k=None)
+    4.261859507142915
+    >>> ideal_dcg_at_k_score([[3, 2, 0]], [[0.1, 0.5, 0.2]], k=None, gains={2: 5})
+    6.892789260714372""",
+    ),
+    Metric(
+        name="sdcg",
+        function_name="sdcg_at_k_score",
+        label="SDCG",
+        formula=_kernel.SDCG,
+        graded=True,
+        params=(GAIN, LOG_BASE, GAINS, DISCOUNT, DISCOUNT_P, MAX_REL),
+        empty_rows="zero",
+        in_default_report=False,
+        aliases=("SDCG",),
+        summary="""\
+    Scaled DCG at k: DCG@k over the DCG of k items of the largest gain.
+
+    ``SDCG@k = DCG@k / (g_max * sum over ranks i <= k of discount(i))``,
+    where ``g_max`` is the gain of ``max_rel`` (None: the sample's largest
+    gain): nDCG with an ideal that assumes at least k fully relevant items
+    exist (Moffat, Bailey, Scholer and Thomas, ADCS 2015; ir_measures'
+    ``SDCG@k``, computed by cwl_eval). The normaliser reads k ranks also
+    when a sample has fewer items. Linear in the gain at each rank, so the
+    exact expectation under ties is the formula on the tie groups' mean
+    gains.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import sdcg_at_k_score
+    >>> round(sdcg_at_k_score(y_true, y_score, k=2), 6)
+    0.306574""",
+    ),
+    Metric(
+        name="yaap",
+        function_name="yaap_score",
+        label="YAAP",
+        formula=_kernel.YAAP,
+        needs_k=False,
+        row_cut="whole",
+        bounds=(None, None),
+        empty_rows="never",
+        in_default_report=False,
+        trec_eval_whole="yaap",
+        summary="""\
+    Yet another average precision: AP on a log-odds scale (Robertson).
+
+    ``yaap = log((1 + S) / (1 + |R| - S))`` with ``S = |R| AP``, the sum over
+    the retrieved relevant items of the relevant items up to each over its
+    rank (Robertson, "On smoothing average precision", ECIR 2012;
+    trec_eval's ``yaap``). Monotone in AP on one sample; it is 0 without a
+    relevant item (``log 1``, as in trec_eval) and can be negative. It has
+    no ``k``: the whole ranking is read. Not linear in S: under ties the
+    exact expectation sums over S's distribution, the convolution of each
+    tie group's (every placement of its relevant members); when that has
+    more than 2**20 points a ValueError asks for ``ignore_ties=True``.""",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import yaap_score
+    >>> round(yaap_score(y_true, y_score), 6)
+    0.087177""",
     ),
 )
 

@@ -40,6 +40,10 @@ enum Formula : int32_t {
     // Peers' measures (ERR, fall-out): numbered apart from trec_eval's.
     ERR = 20,
     FALL_OUT = 21,
+    // The DCG family's ideal DCG and scaled DCG, and yaap (formulas_dcg.hpp)
+    IDEAL_DCG = 70,
+    SDCG = 71,
+    YAAP = 72,
     // AUC and its kin (formulas_auc.hpp)
     AUC = 80,                // Request.level: max_fpr (1: the whole ROC curve)
     PAIRWISE_ACCURACY = 81,
@@ -79,7 +83,11 @@ constexpr uint32_t formula_reads(int32_t formula) {
     case ELEVEN_PT:
     case BING:
     case ERR:
+    case SDCG:
+    case YAAP:
         return READS_ORDER;
+    case IDEAL_DCG:
+        return READS_IDEAL;
     case NDCG:
     case RBP:
     case RNDCG:
@@ -119,6 +127,7 @@ enum RowFlag : uint8_t {
     FLAG_NAN_REL = 2,
     FLAG_INF_REL = 4,
     FLAG_EXP_OVERFLOW = 16,  // a relevant grade >= 1024 with exponential gain
+    FLAG_TIES_TOO_MANY = 32,  // yaap: too many orderings of tie groups for its exact value
     FLAG_NO_MEMORY = 128,
 };
 
@@ -139,6 +148,13 @@ struct Request {
     double p;     // RBP: persistence
     double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
     double max_grade;  // ERR: g_max of R = (2**g - 1) / 2**g_max; NaN: the row's largest grade
+    // The DCG family (formulas_dcg.hpp): a gain map, grades increasing
+    // (n_gain = 0: none), and a discount per rank 1..n_disc (nullptr: none).
+    const double *gain_grades;
+    const double *gain_values;
+    int64_t n_gain;
+    const double *disc;
+    int64_t n_disc;
 };
 
 struct Plan {

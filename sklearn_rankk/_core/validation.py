@@ -463,6 +463,50 @@ def check_option(value, name, options):
     raise ValueError(f"{name} must be one of {shown}; got {value!r}.")
 
 
+def check_option_or_callable(value, name, options):
+    """One of ``options``, or a callable (kept as it is)."""
+    if callable(value) and not isinstance(value, str):
+        return value
+    try:
+        return check_option(value, name, options)
+    except ValueError:
+        shown = ", ".join(repr(o) for o in options)
+        raise ValueError(
+            f"{name} must be one of {shown} or a callable; got {value!r}."
+        ) from None
+
+
+def check_gain_map(value, name="gains"):
+    """A gain map: None, a callable, or a mapping of finite grades to finite
+    gains, returned as a tuple of ``(grade, gain)`` float pairs by grade."""
+    if value is None or (callable(value) and not isinstance(value, type)):
+        return value
+    if not hasattr(value, "items"):
+        raise TypeError(
+            f"{name} must be a mapping of grades to gains (e.g. {{1: 3.5, 2: 9}}), "
+            f"a callable of the grade, or None; got {_describe(value)}."
+        )
+    pairs = []
+    for grade, gain in value.items():
+        for what, x in (("grade", grade), ("gain", gain)):
+            if (
+                not isinstance(x, numbers.Real)
+                or isinstance(x, (bool, np.bool_))
+                or not np.isfinite(x)
+            ):
+                raise ValueError(
+                    f"{name} maps grades to gains, both finite real numbers; got "
+                    f"the {what} {x!r} in {{{grade!r}: {gain!r}}}."
+                )
+        if grade < 0:
+            raise ValueError(
+                f"{name}: grade {grade!r} is negative; a negative grade means "
+                f"'not judged' and has no gain."
+            )
+        pairs.append((float(grade), float(gain)))
+    return tuple(sorted(pairs))
+
+
 def check_zero_division(zero_division):
     if isinstance(zero_division, str) and zero_division == "warn":
         return zero_division
