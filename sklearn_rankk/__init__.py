@@ -9,6 +9,15 @@ from typing import TYPE_CHECKING
 
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
+from ._beyond import (
+    average_popularity_at_k,
+    catalog_coverage_at_k,
+    entropy_at_k,
+    gini_index_at_k,
+    item_exposure,
+    long_tail_share_at_k,
+    novelty_at_k,
+)
 from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
 from ._io.evaluate import evaluate, from_qrels_and_run
@@ -142,4 +151,12 @@ __all__ = [
     "set_num_threads",
     "show_versions",
     *_api.__all__,
+    # beyond-accuracy measures (_beyond.py)
+    "item_exposure",
+    "catalog_coverage_at_k",
+    "gini_index_at_k",
+    "entropy_at_k",
+    "average_popularity_at_k",
+    "novelty_at_k",
+    "long_tail_share_at_k",
 ]
