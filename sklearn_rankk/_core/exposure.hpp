@@ -89,8 +89,13 @@ void exposure_row(const S *s, int64_t m, int64_t K, double w, const double *valu
             if (counts) acc.log_miss[j] += lm;
             for (int64_t t = 0; t < n_values; ++t) sums[t] += q * values[t * m + j];
         };
-        for (int64_t p = sure; p < K; ++p) add(oj[p]);
-        for (int64_t c = 0; c < out; ++c) add(sc.tied_out[c]);
+        if (listed) {  // the selection listed the members left out
+            for (int64_t p = sure; p < K; ++p) add(oj[p]);
+            for (int64_t c = 0; c < out; ++c) add(sc.tied_out[c]);
+        } else {  // its streaming path counts them only: a pass over the row
+            for (int64_t j = 0; j < m; ++j)
+                if ((double)s[j] == last) add(j);
+        }
         len += (double)slots;
     }
     *length = len;
