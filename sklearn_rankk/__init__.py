@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         RankingCurveDisplay,
     )
     from ._parallel.accumulator import RankingAccumulator
+    from ._parallel.exposure import ExposureAccumulator
     from ._scorer import (
         RankingScorer,
         get_scorer,
@@ -68,6 +69,7 @@ _LAZY = {
         "RankingCurveDisplay",
     ),
     "_parallel.accumulator": ("RankingAccumulator",),
+    "_parallel.exposure": ("ExposureAccumulator",),
     "_scorer": (
         "RankingScorer",
         "get_scorer",
@@ -96,6 +98,8 @@ def __getattr__(name):
         from . import _display as found
     elif module == "_parallel.accumulator":
         from ._parallel import accumulator as found
+    elif module == "_parallel.exposure":
+        from ._parallel import exposure as found
     elif module == "_scorer":
         from . import _scorer as found
     elif module == "_show_versions":
@@ -151,7 +155,8 @@ __all__ = [
     "set_num_threads",
     "show_versions",
     *_api.__all__,
-    # beyond-accuracy measures (_beyond.py)
+    # beyond-accuracy measures (_beyond.py, _parallel/exposure.py)
+    "ExposureAccumulator",
     "item_exposure",
     "catalog_coverage_at_k",
     "gini_index_at_k",

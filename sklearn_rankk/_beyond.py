@@ -15,12 +15,11 @@ long-tail share are per-row values and their ``sample_weight``-weighted mean.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from ._core import engine
 from ._core.exposure import (
+    EMPTY_LIST,
     ENTROPY_NORMALIZE,
     check_base,
     check_item_values,
@@ -45,10 +44,6 @@ __all__ = [
     "long_tail_share_at_k",
 ]
 
-_EMPTY_LIST = SimpleNamespace(
-    empty_rows="zero_division", undefined_when="an empty list (every score -inf)"
-)
-
 
 def _finish(values, empty, name, sample_weight, average, zero_division):
     """zero_division on rows with an empty list, then the mean or the rows."""
@@ -57,7 +52,7 @@ def _finish(values, empty, name, sample_weight, average, zero_division):
     n_empty = int(np.count_nonzero(empty))
     if n_empty:
         fill = engine.fill_undefined(
-            zero_division, {name: (_EMPTY_LIST, n_empty)}, values.shape[0]
+            zero_division, {name: (EMPTY_LIST, n_empty)}, values.shape[0]
         )
         values[empty] = fill
     if average is None:

@@ -316,6 +316,14 @@ def test_hand_worked_example():
     np.testing.assert_allclose(
         average_popularity_at_k(s, pop, k=2, average=None), [16 / 3, 2.0, 4.0]
     )
+    # Gini: sorted exposures 5/6, 3/2, 11/6, 11/6 times (2i - 5) = -3, -1, 1, 3,
+    # over n * sum = 4 * 6: (-15/6 - 9/6 + 11/6 + 33/6) / 24 = 5/36
+    assert gini_index_at_k(s, k=2) == pytest.approx(5 / 36)
+    # entropy: shares 1/4, 5/36, 11/36, 11/36
+    shares = np.array([9, 5, 11, 11]) / 36
+    assert entropy_at_k(s, k=2) == pytest.approx(-np.sum(shares * np.log2(shares)))
+    # ignore_ties: row 0 takes item 3 (the later column), row 2 items 3 and 2
+    np.testing.assert_array_equal(item_exposure(s, k=2, ignore_ties=True), [1, 0, 2, 3])
 
 
 # --------------------------------------------------------------------------
@@ -419,3 +427,70 @@ def test_errors_name_the_parameter():
         novelty_at_k(s, [1, 2, 3], k=1, average="gmean")
     with pytest.raises(TypeError, match="ignore_ties must be True or False"):
         item_exposure(s, k=1, ignore_ties=1)
+
+
+# --------------------------------------------------------------------------
+# Streaming (ExposureAccumulator) and Dask arrays
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+def test_accumulator_batches_and_merge_equal_one_shot(ignore_ties, zero_division):
+    from sklearn_rankk import ExposureAccumulator
+
+    rng = np.random.default_rng(11)
+    s = tied_scores(rng, 90, 25, levels=4, inf_share=0.3)
+    s[5] = -np.inf  # a row with an empty list
+    w = rng.random(90)
+    pop = rng.integers(1, 30, size=25).astype(float)
+    opts = dict(ignore_ties=ignore_ties)
+    row_opts = dict(opts, sample_weight=w, zero_division=zero_division)
+    want = {
+        "catalog_coverage@4": catalog_coverage_at_k(s, k=4, **opts),
+        "gini_index@4": gini_index_at_k(s, k=4, sample_weight=w, **opts),
+        "entropy@4": entropy_at_k(s, k=4, sample_weight=w, **opts),
+        "average_popularity@4": average_popularity_at_k(s, pop, k=4, **row_opts),
+        "novelty@4": novelty_at_k(s, pop, k=4, **row_opts),
+        "long_tail_share@4": long_tail_share_at_k(s, pop, k=4, tail=0.3, **row_opts),
+    }
+    params = dict(item_popularity=pop, tail=0.3, zero_division=zero_division, **opts)
+    left = ExposureAccumulator(4, **params)
+    right = ExposureAccumulator(4, **params)
+    for start in range(0, 60, 25):
+        left.update(s[start : min(start + 25, 60)], w[start : min(start + 25, 60)])
+    right.update(s[60:], w[60:])
+    got = left.merge(right).result()
+    assert left.n_samples_ == 90
+    assert set(got) == set(want)
+    for name, value in want.items():
+        assert got[name] == pytest.approx(value, rel=1e-12), name
+    np.testing.assert_allclose(
+        left.exposure_, item_exposure(s, k=4, sample_weight=w, **opts)
+    )
+
+
+def test_accumulator_errors():
+    from sklearn_rankk import ExposureAccumulator
+
+    acc = ExposureAccumulator(2)
+    with pytest.raises(ValueError, match="no rows yet"):
+        acc.result()
+    acc.update(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="y_score has 4 items"):
+        acc.update(np.zeros((2, 4)))
+    with pytest.raises(ValueError, match="same parameters"):
+        acc.merge(ExposureAccumulator(3))
+    with pytest.raises(TypeError, match="takes an ExposureAccumulator"):
+        acc.merge(object())
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
+        ExposureAccumulator(0)
+
+
+def test_dask_arrays_are_read_block_by_block():
+    da = pytest.importorskip("dask.array", reason="dask is not installed")
+    rng = np.random.default_rng(12)
+    s = tied_scores(rng, 60, 20)
+    lazy = da.from_array(s, chunks=(16, 20))
+    np.testing.assert_allclose(item_exposure(lazy, k=3), item_exposure(s, k=3))
+    assert gini_index_at_k(lazy, k=3) == pytest.approx(gini_index_at_k(s, k=3))

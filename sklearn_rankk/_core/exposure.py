@@ -179,6 +179,16 @@ def gini_index(exposure, caller="gini_index_at_k"):
     return float(np.sum((2.0 * i - n - 1.0) * x) / (n * total))
 
 
+class _EmptyList:
+    """What :func:`engine.fill_undefined` reads of a measure whose rows with an
+    empty list (every score -inf) follow ``zero_division``."""
+
+    empty_rows = "zero_division"
+    undefined_when = "an empty list (every score -inf)"
+
+
+EMPTY_LIST = _EmptyList()
+
 ENTROPY_NORMALIZE = (None, "log_n_items", "n_exposed")
 
 
