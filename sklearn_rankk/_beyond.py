@@ -89,7 +89,10 @@ def item_exposure(y_score, *, k=10, sample_weight=None, ignore_ties=False):
 
     See Also
     --------
-    gini_index_at_k, entropy_at_k, catalog_coverage_at_k
+    gini_index_at_k : Inequality of the exposure.
+    entropy_at_k : Spread of the exposure.
+    catalog_coverage_at_k : Share of the items in some list.
+    ExposureAccumulator : The exposure over batches of rows.
 
     Examples
     --------
@@ -138,6 +141,7 @@ def catalog_coverage_at_k(
     Returns
     -------
     coverage : float
+        Expected fraction of the catalog in at least one list.
 
     Examples
     --------
@@ -187,6 +191,7 @@ def gini_index_at_k(y_score, *, k=10, sample_weight=None, ignore_ties=False):
     Returns
     -------
     gini : float
+        Gini index of the expected exposure vector, in [0, 1).
 
     Examples
     --------
@@ -249,6 +254,7 @@ def entropy_at_k(
     Returns
     -------
     entropy : float
+        Entropy of the expected exposure shares (normalised if asked).
 
     Examples
     --------
@@ -283,23 +289,6 @@ def _popularity_rows(y_score, values, k, sample_weight, ignore_ties, caller):
     return values, empty, found.sample_weight
 
 
-_ROWS_DOC = """\
-    k : int, default=10
-        Length of each list.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample (row) in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples (a float), or None: every sample's
-        value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample whose list is empty (every score ``-inf``);
-        ``"warn"``: 0.0 with an ``UndefinedMetricWarning``; ``np.nan``:
-        left out of the mean."""
-
-
 def _check_n_items(y_score):
     shape = getattr(y_score, "shape", None)
     if shape is None or len(shape) != 2:
@@ -321,32 +310,46 @@ def average_popularity_at_k(
 ):
     """Average popularity of the recommended items (ARP), per sample.
 
-        For each sample, the mean of ``item_popularity`` over its top-k list
-        (RecBole's ``AveragePopularity``: the popularity is the number of
-        training interactions of the item; Abdollahpouri et al. 2019's ARP).
-        The list holds ``min(k, finite scores)`` items. Exact under ties (the
-        expected mean, by linearity: each tied item straddling the cut-off
-        counts with its probability to be in the list).
+    For each sample, the mean of ``item_popularity`` over its top-k list
+    (RecBole's ``AveragePopularity``: the popularity is the number of
+    training interactions of the item; Abdollahpouri et al. 2019's ARP).
+    The list holds ``min(k, finite scores)`` items. Exact under ties (the
+    expected mean, by linearity: each tied item straddling the cut-off
+    counts with its probability to be in the list).
 
-        Parameters
-        ----------
-        y_score : array-like or sparse matrix of shape (n_samples, n_items)
-            Scores; higher ranks first. ``-inf``: not recommended.
-        item_popularity : array-like of shape (n_items,)
-            Popularity of each item (column), non-negative.
-    {rows}
+    Parameters
+    ----------
+    y_score : array-like or sparse matrix of shape (n_samples, n_items)
+        Scores; higher ranks first. ``-inf``: not recommended.
+    item_popularity : array-like of shape (n_items,)
+        Popularity of each item (column), non-negative.
+    k : int, default=10
+        Length of each list.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample (row) in the mean.
+    average : {"mean"} or None, default="mean"
+        The weighted mean over samples (a float), or None: every sample's
+        value.
+    ignore_ties : bool, default=False
+        If True, tied items are ranked as scikit-learn ranks them (the later
+        column first).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a sample whose list is empty (every score ``-inf``);
+        ``"warn"``: 0.0 with an ``UndefinedMetricWarning``; ``np.nan``:
+        left out of the mean.
 
-        Returns
-        -------
-        popularity : float or ndarray of shape (n_samples,)
+    Returns
+    -------
+    popularity : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
 
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_rankk import average_popularity_at_k
-        >>> y_score = np.array([[3, 2, 1, 0], [0, 1, 1, 3]])
-        >>> average_popularity_at_k(y_score, [10, 5, 2, 1], k=2, average=None)
-        array([7.5 , 2.25])
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rankk import average_popularity_at_k
+    >>> y_score = np.array([[3, 2, 1, 0], [0, 1, 1, 3]])
+    >>> average_popularity_at_k(y_score, [10, 5, 2, 1], k=2, average=None)
+    array([7.5 , 2.25])
     """
     pop = check_item_values(item_popularity, _check_n_items(y_score), "item_popularity")
     values, empty, w = _popularity_rows(
@@ -368,38 +371,52 @@ def novelty_at_k(
 ):
     """Novelty of the recommended items: mean self-information, per sample.
 
-        For each sample, the mean over its top-k list of
-        ``-log2(item_popularity[i] / total)`` (Zhou et al. 2010; Castells, Vargas
-        and Wang, ECIR 2011). With ``total=None``, the sum of
-        ``item_popularity``: with interaction counts, ``p(i)`` is the item's
-        share of the interactions, Microsoft recommenders' ``novelty``
-        (``historical_item_novelty``), which averages over all recommendations
-        (the same as this mean when every list has ``k`` items). With ``total``
-        the number of users and ``item_popularity`` the users who know each
-        item: the "discovery" model. Exact under ties, by linearity.
+    For each sample, the mean over its top-k list of
+    ``-log2(item_popularity[i] / total)`` (Zhou et al. 2010; Castells, Vargas
+    and Wang, ECIR 2011). With ``total=None``, the sum of
+    ``item_popularity``: with interaction counts, ``p(i)`` is the item's
+    share of the interactions, Microsoft recommenders' ``novelty``
+    (``historical_item_novelty``), which averages over all recommendations
+    (the same as this mean when every list has ``k`` items). With ``total``
+    the number of users and ``item_popularity`` the users who know each
+    item: the "discovery" model. Exact under ties, by linearity.
 
-        Parameters
-        ----------
-        y_score : array-like or sparse matrix of shape (n_samples, n_items)
-            Scores; higher ranks first. ``-inf``: not recommended.
-        item_popularity : array-like of shape (n_items,)
-            Popularity of each item (column), positive (an item never seen has
-            infinite self-information: leave it out, or score it ``-inf``).
-        total : float, default=None
-            The denominator of ``p(i)``; None: ``sum(item_popularity)``.
-    {rows}
+    Parameters
+    ----------
+    y_score : array-like or sparse matrix of shape (n_samples, n_items)
+        Scores; higher ranks first. ``-inf``: not recommended.
+    item_popularity : array-like of shape (n_items,)
+        Popularity of each item (column), positive (an item never seen has
+        infinite self-information: leave it out, or score it ``-inf``).
+    k : int, default=10
+        Length of each list.
+    total : float, default=None
+        The denominator of ``p(i)``; None: ``sum(item_popularity)``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample (row) in the mean.
+    average : {"mean"} or None, default="mean"
+        The weighted mean over samples (a float), or None: every sample's
+        value.
+    ignore_ties : bool, default=False
+        If True, tied items are ranked as scikit-learn ranks them (the later
+        column first).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a sample whose list is empty (every score ``-inf``);
+        ``"warn"``: 0.0 with an ``UndefinedMetricWarning``; ``np.nan``:
+        left out of the mean.
 
-        Returns
-        -------
-        novelty : float or ndarray of shape (n_samples,)
+    Returns
+    -------
+    novelty : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
 
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_rankk import novelty_at_k
-        >>> y_score = np.array([[3, 2, 1, 0]])
-        >>> novelty_at_k(y_score, [8, 4, 2, 2], k=2)
-        1.5
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rankk import novelty_at_k
+    >>> y_score = np.array([[3, 2, 1, 0]])
+    >>> novelty_at_k(y_score, [8, 4, 2, 2], k=2)
+    1.5
     """
     pop = check_item_values(
         item_popularity, _check_n_items(y_score), "item_popularity", positive=True
@@ -438,16 +455,30 @@ def long_tail_share_at_k(
         Scores; higher ranks first. ``-inf``: not recommended.
     item_popularity : array-like of shape (n_items,), default=None
         Popularity of each item; needed when ``tail`` is a fraction.
+    k : int, default=10
+        Length of each list.
     tail : float in (0, 1] or array-like of bool of shape (n_items,), \
 default=0.1
         The long tail: the ``max(1, int(n_items * tail))`` least popular
         items (RecBole's ``tail_ratio``; among equal popularity the lower
         column first), or a boolean mask of the tail items.
-{rows}
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample (row) in the mean.
+    average : {"mean"} or None, default="mean"
+        The weighted mean over samples (a float), or None: every sample's
+        value.
+    ignore_ties : bool, default=False
+        If True, tied items are ranked as scikit-learn ranks them (the later
+        column first).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a sample whose list is empty (every score ``-inf``);
+        ``"warn"``: 0.0 with an ``UndefinedMetricWarning``; ``np.nan``:
+        left out of the mean.
 
     Returns
     -------
     share : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
 
     Examples
     --------
@@ -476,8 +507,3 @@ default=0.1
         "long_tail_share_at_k",
     )
     return _finish(values, empty, "long_tail_share_at_k", w, average, zero_division)
-
-
-for _f in (average_popularity_at_k, novelty_at_k, long_tail_share_at_k):
-    _f.__doc__ = _f.__doc__.replace("{rows}", _ROWS_DOC)
-del _f

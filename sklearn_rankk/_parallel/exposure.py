@@ -157,11 +157,14 @@ class ExposureAccumulator:
         Parameters
         ----------
         y_score : array-like or sparse matrix of shape (n_samples, n_items)
+            Scores of the batch's rows; higher ranks first.
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row.
 
         Returns
         -------
         self : ExposureAccumulator
+            The accumulator, updated.
         """
         n_items = np.shape(y_score)[1] if np.ndim(y_score) == 2 else None
         if self._values is None and n_items is not None:
@@ -205,9 +208,15 @@ class ExposureAccumulator:
     def merge(self, other):
         """Add the rows of another accumulator with the same parameters.
 
+        Parameters
+        ----------
+        other : ExposureAccumulator
+            An accumulator of other rows (another process's, say).
+
         Returns
         -------
         self : ExposureAccumulator
+            The accumulator, with the rows of both.
         """
         if not isinstance(other, ExposureAccumulator):
             raise TypeError(
@@ -236,6 +245,8 @@ class ExposureAccumulator:
         Returns
         -------
         result : dict of str to float
+            Coverage, Gini index and entropy, and with ``item_popularity``
+            the average popularity, novelty and long-tail share.
         """
         if self.exposure_ is None:
             raise ValueError("no rows yet: call update first.")
