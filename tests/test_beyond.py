@@ -494,3 +494,15 @@ def test_dask_arrays_are_read_block_by_block():
     lazy = da.from_array(s, chunks=(16, 20))
     np.testing.assert_allclose(item_exposure(lazy, k=3), item_exposure(s, k=3))
     assert gini_index_at_k(lazy, k=3) == pytest.approx(gini_index_at_k(s, k=3))
+
+
+def test_inputs_read_in_blocks_add_up():
+    """Sparse scores of more than one block of rows (BLOCK_CELLS scores):
+    the blocks' sums equal the dense matrix's, given whole."""
+    s = scipy.sparse.random(2100, 1000, density=0.01, random_state=3, format="csr")
+    s.data = np.round(s.data, 1)  # ties, also with the implicit zeros
+    dense = s.toarray()
+    np.testing.assert_allclose(item_exposure(s, k=5), item_exposure(dense, k=5))
+    assert catalog_coverage_at_k(s, k=5) == pytest.approx(
+        catalog_coverage_at_k(dense, k=5)
+    )

@@ -93,8 +93,18 @@ def check_item_values(values, n_items, name, *, positive=False):
 
 
 def _score_blocks(y_score):
-    """Dense C-contiguous float32/float64 blocks of rows of ``y_score``."""
+    """Dense C-contiguous float32/float64 blocks of rows of ``y_score``: the
+    whole matrix at once when it already is one (no copy), else blocks of
+    about :data:`BLOCK_CELLS` scores (sparse, memmaps, dask, other dtypes)."""
     n, m = y_score.shape
+    kernel_ready = (
+        type(y_score) is np.ndarray
+        and y_score.dtype in (np.float32, np.float64)
+        and y_score.flags.c_contiguous
+    )
+    if kernel_ready:
+        yield 0, y_score
+        return
     step = max(1, BLOCK_CELLS // m)
     for start in range(0, n, step):
         block = y_score[start : start + step]
