@@ -20,6 +20,7 @@ from ._beyond import (
 )
 from ._compare import SystemComparison, compare_systems
 from ._core.ranking import num_threads, set_num_threads
+from ._diversity import intent_aware_precision_at_k, subtopic_recall_at_k
 from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
@@ -164,4 +165,7 @@ __all__ = [
     "average_popularity_at_k",
     "novelty_at_k",
     "long_tail_share_at_k",
+    # intent-aware measures (_diversity.py)
+    "intent_aware_precision_at_k",
+    "subtopic_recall_at_k",
 ]
