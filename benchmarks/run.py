@@ -23,14 +23,14 @@ In-memory workloads (fixed seeds):
 * W5: 10,000 samples x 100 classes, 1-D class labels, k=5 (hit@k against
   ``top_k_accuracy_score``).
 
-Rows: each metric alone and the full ``ranking_report`` (all nine metrics
-at k), one thread unless said otherwise; "ragged" is the same data given
-flat with ``qid`` (one segment per query, no padding). Peers: scikit-learn
-``ndcg_score`` (ties averaged, and ``ignore_ties=True``) and
-``top_k_accuracy_score``; pytrec_eval and ranx where installed (the
-conversion to their dicts of dicts included: that is what a user of the
-matrices has to do; ranx is called once before timing so that numba's
-compilation is not counted).
+Rows: each metric alone (the beyond-accuracy measures too, with a popularity
+ramp), and the full ``ranking_report`` (all nine metrics at k), one thread
+unless said otherwise; "ragged" is the same data given flat with ``qid``
+(one segment per query, no padding). Peers: scikit-learn ``ndcg_score``
+(ties averaged, and ``ignore_ties=True``) and ``top_k_accuracy_score``;
+pytrec_eval and ranx where installed (the conversion to their dicts of dicts
+included: that is what a user of the matrices has to do; ranx is called once
+before timing so that numba's compilation is not counted).
 
 Then: extra memory of ragged qid input (4,000 queries of 10 documents and one
 of 10,000), and TREC files: a 1,000,000-line run (10,000 queries) read and
@@ -168,6 +168,18 @@ def in_memory(name, title, y_true, y_score, k, repeats, metrics=None):
             1,
             lambda f=function, kw=kw: f(y_true, y_score, zero_division=0.0, **kw),
         )
+    # Beyond-accuracy measures (y_score only; popularity: a fixed ramp).
+    pop = np.arange(y_score.shape[1], 0, -1, dtype=np.float64)
+    for label, func in (
+        ("catalog_coverage", lambda: rk.catalog_coverage_at_k(y_score, k=k)),
+        ("gini_index", lambda: rk.gini_index_at_k(y_score, k=k)),
+        ("entropy", lambda: rk.entropy_at_k(y_score, k=k)),
+        ("average_popularity", lambda: rk.average_popularity_at_k(y_score, pop, k=k)),
+        ("novelty", lambda: rk.novelty_at_k(y_score, pop, k=k)),
+        ("long_tail_share", lambda: rk.long_tail_share_at_k(y_score, pop, k=k)),
+    ):
+        if not metrics or label in metrics:
+            rows[f"{label} alone"] = (1, func)
     rows["ranking_report, all nine"] = (1, lambda: report(y_true, y_score, k))
     rows["ranking_report, all nine, ignore_ties"] = (
         1,

@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING
 
 from . import _api
 from ._api import *  # noqa: F403  (one function per metric of the registry)
+from ._beyond import (
+    average_popularity_at_k,
+    catalog_coverage_at_k,
+    entropy_at_k,
+    gini_index_at_k,
+    item_exposure,
+    long_tail_share_at_k,
+    novelty_at_k,
+)
 from ._core.ranking import num_threads, set_num_threads
+from ._diversity import intent_aware_precision_at_k, subtopic_recall_at_k
 from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
@@ -30,6 +40,7 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         precision_recall_at_k_curve,
         ranking_report,
     )
+    from ._parallel.exposure import ExposureAccumulator
     from ._scorer import (
         RankingScorer,
         get_scorer,
@@ -69,6 +80,7 @@ _LAZY = {
         "RankingCurveDisplay",
     ),
     "_parallel.accumulator": ("RankingAccumulator",),
+    "_parallel.exposure": ("ExposureAccumulator",),
     "_scorer": (
         "RankingScorer",
         "get_scorer",
@@ -101,6 +113,8 @@ def __getattr__(name):
         from . import _display as found
     elif module == "_parallel.accumulator":
         from ._parallel import accumulator as found
+    elif module == "_parallel.exposure":
+        from ._parallel import exposure as found
     elif module == "_scorer":
         from . import _scorer as found
     elif module == "_show_versions":
@@ -156,4 +170,16 @@ __all__ = [
     "set_num_threads",
     "show_versions",
     *_api.__all__,
+    # beyond-accuracy measures (_beyond.py, _parallel/exposure.py)
+    "ExposureAccumulator",
+    "item_exposure",
+    "catalog_coverage_at_k",
+    "gini_index_at_k",
+    "entropy_at_k",
+    "average_popularity_at_k",
+    "novelty_at_k",
+    "long_tail_share_at_k",
+    # intent-aware measures (_diversity.py)
+    "intent_aware_precision_at_k",
+    "subtopic_recall_at_k",
 ]
