@@ -153,9 +153,9 @@ def heavy_row(seed, n, relevant, groups, *, unjudged=0.0, top=4):
 # Sizes where the reference runs in seconds.
 HEAVY = [
     # seed, items, relevant, groups, unjudged share
-    (0, 300, 12, 1, 0.0),
+    (0, 240, 10, 1, 0.0),
     (1, 400, 15, 3, 0.0),
-    (2, 250, 20, 4, 0.0),
+    (2, 200, 16, 4, 0.0),
     (3, 320, 10, 2, 0.0),
 ]
 HEAVY_JUDGED = [
@@ -169,7 +169,7 @@ HEAVY_JUDGED = [
 def test_g_heavy_ties(seed, n, relevant, groups, share):
     grades, scores = heavy_row(seed, n, relevant, groups, unjudged=share, top=3)
     got = normalized_gain_score(grades[None], scores[None], average=None)[0]
-    assert got == pytest.approx(exact_g(grades.tolist(), scores.tolist()), rel=1e-14)
+    assert got == pytest.approx(exact_g(grades.tolist(), scores.tolist()), rel=5e-15)
 
 
 @pytest.mark.parametrize(("seed", "n", "relevant", "groups", "share"), HEAVY_JUDGED)
@@ -197,7 +197,7 @@ def test_g_fractional_grades_in_heavy_ties():
 
 TINY = [
     # grades, scores
-    ([3, 0, 1, 2, 0, 1, 0, 2], [1, 1, 1, 1, 1, 1, 1, 1]),
+    ([3, 0, 1, 2, 0, 1, 2], [1, 1, 1, 1, 1, 1, 1]),
     ([2, 0, 2, 1, 0, 1, 3, 0], [2, 2, 2, 1, 1, 1, 1, 0]),
     ([0, 1, 4, 0, 2, 2, 0, 1], [5, 3, 3, 3, 3, 3, -math.inf, 0]),
     ([1, -1, 0, -2, 1, 0, -2, 1], [1, 1, 1, 1, 1, 0, 0, 0]),
@@ -225,6 +225,6 @@ def test_tiny_rows_against_every_ordering(grades, scores, ignore_ties):
             metric, list(map(float, scores)), grades, ignore_ties=ignore_ties,
             threshold=0, k=None, params={},
         )  # fmt: skip
-        assert exact(grades, ref_scores) == pytest.approx(brute, rel=1e-14)
+        assert exact(grades, ref_scores) == pytest.approx(brute, rel=5e-15)
         got = function(y_true, y_score, ignore_ties=ignore_ties, average=None)[0]
         assert got == pytest.approx(brute, rel=1e-14), metric

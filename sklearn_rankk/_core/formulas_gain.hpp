@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "_simd.h"
 #include "formulas_rank.hpp"
 #include "request.hpp"
 #include "scratch.hpp"
@@ -57,10 +58,12 @@ inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
  * gains, n members, P positive ones, U distinct partial sums (at most 1 + the
  * group's gain total for integer grades). */
 inline double g_group(const std::vector<double> &gains, int64_t a, const double *cost,
-                      double S0) {
+                      double S0, GWork &work) {
     const int64_t n = (int64_t)gains.size();
-    std::vector<std::pair<double, int64_t>> classes;  // (gain, multiplicity)
-    std::vector<double> pos;
+    auto &classes = work.fclasses;  // (gain, multiplicity)
+    auto &pos = work.fpos;
+    classes.clear();
+    pos.clear();
     for (double g : gains)
         if (g > 0.0) pos.push_back(g);
     std::sort(pos.begin(), pos.end());
@@ -70,17 +73,21 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
     }
     const int64_t P = (int64_t)pos.size(), z = n - P;
     double total = 0.0;
-    using Dist = std::vector<std::vector<std::pair<double, double>>>;  // [c] -> (sum, prob)
+    // [c] -> (sum, prob), the first have + 1 entries read
+    auto &dist = work.dist, &next = work.next;
     for (size_t l = 0; l < classes.size(); ++l) {
         const double v = classes[l].first;
         // The sums of c of the other positive members, class by class.
-        Dist dist(1, {{0.0, 1.0}});
+        if (dist.empty()) dist.resize(1);
+        dist[0].assign(1, {0.0, 1.0});
         int64_t have = 0;
         for (size_t q = 0; q < classes.size(); ++q) {
             const int64_t cnt = classes[q].second - (q == l ? 1 : 0);
             if (cnt == 0) continue;
             const double w = classes[q].first;
-            Dist next((size_t)(have + cnt + 1));
+            const size_t n_next = (size_t)(have + cnt + 1);
+            if (next.size() < n_next) next.resize(n_next);
+            for (size_t c = 0; c < n_next; ++c) next[c].clear();
             for (int64_t c_old = 0; c_old <= have; ++c_old)
                 for (int64_t k = 0; k <= cnt; ++k) {
                     const int64_t c = c_old + k;
@@ -89,7 +96,8 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
                     for (const auto &sp : dist[c_old])
                         next[c].push_back({sp.first + (double)k * w, sp.second * split});
                 }
-            for (auto &vec : next) {  // merge equal sums
+            for (size_t c = 0; c < n_next; ++c) {  // merge equal sums
+                auto &vec = next[c];
                 std::sort(vec.begin(), vec.end());
                 size_t out = 0;
                 for (size_t i = 0; i < vec.size(); ++i) {
@@ -123,18 +131,61 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
 // A whole number small enough for exact sums.
 inline bool whole_gain(double x) { return x == std::floor(x) && std::fabs(x) < 1e15; }
 
-// sum x[i] y[i], i < n, in four running sums (they pipeline).
-inline double dot4(const double *x, const double *y, int64_t n) {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+// sum x[i] y[i], i < n, in eight running sums (they pipeline; SSE2, part of
+// every x86-64 CPU, where the compiler has it: see _simd.h).
+inline double dot8(const double *x, const double *y, int64_t n) {
     int64_t i = 0;
+    double s = 0.0;
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    __m128d a0 = _mm_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 8 <= n; i += 8) {
+        a0 = _mm_add_pd(a0, _mm_mul_pd(_mm_loadu_pd(x + i), _mm_loadu_pd(y + i)));
+        a1 = _mm_add_pd(a1, _mm_mul_pd(_mm_loadu_pd(x + i + 2), _mm_loadu_pd(y + i + 2)));
+        a2 = _mm_add_pd(a2, _mm_mul_pd(_mm_loadu_pd(x + i + 4), _mm_loadu_pd(y + i + 4)));
+        a3 = _mm_add_pd(a3, _mm_mul_pd(_mm_loadu_pd(x + i + 6), _mm_loadu_pd(y + i + 6)));
+    }
+    double t[2];
+    _mm_storeu_pd(t, _mm_add_pd(_mm_add_pd(a0, a1), _mm_add_pd(a2, a3)));
+    s = t[0] + t[1];
+#else
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     for (; i + 4 <= n; i += 4) {
         s0 += x[i] * y[i];
         s1 += x[i + 1] * y[i + 1];
         s2 += x[i + 2] * y[i + 2];
         s3 += x[i + 3] * y[i + 3];
     }
-    for (; i < n; ++i) s0 += x[i] * y[i];
-    return (s0 + s1) + (s2 + s3);
+    s = (s0 + s1) + (s2 + s3);
+#endif
+    for (; i < n; ++i) s += x[i] * y[i];
+    return s;
+}
+
+// out[j] = sum x[t] y[t + j], t < n, for the four windows j = 0..3 of y:
+// four dot products for the loads of one (SSE2 where the compiler has it).
+inline void dot8_4(const double *x, const double *y, int64_t n, double *out) {
+    int64_t t = 0;
+    double s[4] = {0.0, 0.0, 0.0, 0.0};
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    __m128d a[4] = {_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()};
+    for (; t + 2 <= n; t += 2) {
+        const __m128d xv = _mm_loadu_pd(x + t);
+        a[0] = _mm_add_pd(a[0], _mm_mul_pd(xv, _mm_loadu_pd(y + t)));
+        a[1] = _mm_add_pd(a[1], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 1)));
+        a[2] = _mm_add_pd(a[2], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 2)));
+        a[3] = _mm_add_pd(a[3], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 3)));
+    }
+    for (int j = 0; j < 4; ++j) {
+        double u[2];
+        _mm_storeu_pd(u, a[j]);
+        s[j] = u[0] + u[1];
+    }
+#endif
+    for (; t < n; ++t)
+        for (int j = 0; j < 4; ++j) s[j] += x[t] * y[t + j];
+    for (int j = 0; j < 4; ++j) out[j] = s[j];
 }
 
 /* G's expected terms for one tie group at ranks [a, a + n) (cost: the ideal
@@ -231,24 +282,58 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
         const int64_t len = hi[c] - lo[c] + 1;
         for (int64_t t = 0; t < len; ++t) q2[off[c] + t] = (double)(hi[c] - t) * q[off[c] + len - 1 - t];
     }
+    // f(x) = 1 / log2(x) at ftab[PAD + x], 0 below 2 (never weighed)
+    constexpr int64_t PAD = 4;
     auto &ftab = w.ftab;
-    for (int64_t x = (int64_t)ftab.size(); x <= top; ++x)
+    if (ftab.empty()) ftab.assign(PAD, 0.0);
+    for (int64_t x = (int64_t)ftab.size() - PAD; x <= top; ++x)
         ftab.push_back(x >= 2 ? 1.0 / std::log2((double)x) : 0.0);
+    const double *f = ftab.data() + PAD;
+    auto &inv = w.inv;
+    for (int64_t i = std::max<int64_t>((int64_t)inv.size(), 1); i <= n; ++i) {
+        if (inv.empty()) inv.push_back(0.0);
+        inv.push_back(1.0 / (double)i);
+    }
+    // c positive among the first m: hypergeometric. b_m - hi[c] >= 2 where
+    // it weighs: the c largest gains and m - c zeros fit in the first m
+    // ranks, so C(a + m - 1) >= S0 + hi[c].
+    auto &hm = w.hm;
     double total = 0.0;
-    for (int64_t m = 1; m <= n; ++m) {
+    for (int64_t m = 1; m <= n;) {
         const int64_t bm = base[m - 1];
-        const int64_t clo = hypergeom_pmf(n, P, m, h);  // positive among the first m
+        if (m + 3 <= n && base[m] == bm + 1 && base[m + 1] == bm + 2 && base[m + 2] == bm + 3) {
+            // Four ranks whose arguments step by 1 (past the ideal's
+            // gains > 1): one pass over q_c serves them all.
+            int64_t clo[4], chi[4], cmin = INT64_MAX, cmax = 0;
+            for (int j = 0; j < 4; ++j) {
+                clo[j] = hypergeom_pmf(n, P, m + j, hm[j], inv.data());
+                chi[j] = clo[j] + (int64_t)hm[j].size() - 1;
+                cmin = std::min(cmin, clo[j]);
+                cmax = std::max(cmax, chi[j]);
+            }
+            double acc[4] = {0.0, 0.0, 0.0, 0.0}, d[4];
+            for (int64_t c = std::max<int64_t>(cmin, 1); c <= cmax; ++c) {
+                const int64_t first = bm - hi[c];
+                if (first < -3) return false;  // (c weighs for one of the four)
+                dot8_4(&q2[off[c]], f + first, hi[c] - lo[c] + 1, d);
+                for (int j = 0; j < 4; ++j)
+                    if (c >= clo[j] && c <= chi[j]) acc[j] += hm[j][c - clo[j]] * d[j];
+            }
+            for (int j = 0; j < 4; ++j) total += acc[j] / (double)(m + j);
+            m += 4;
+            continue;
+        }
+        const int64_t c0 = hypergeom_pmf(n, P, m, h, inv.data());
         double acc = 0.0;
         for (size_t i = 0; i < h.size(); ++i) {
-            const int64_t c = clo + (int64_t)i;
+            const int64_t c = c0 + (int64_t)i;
             if (c == 0 || h[i] == 0.0) continue;
-            // bm - hi[c] >= 2: the c largest gains and m - c zeros fit in
-            // the first m ranks, so C(a + m - 1) >= S0 + hi[c].
             const int64_t first = bm - hi[c];
             if (first < 0) return false;
-            acc += h[i] * dot4(&q2[off[c]], &ftab[first], hi[c] - lo[c] + 1);
+            acc += h[i] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
         }
         total += acc / (double)m;
+        ++m;
     }
     out = total;
     return true;
@@ -402,7 +487,7 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
         } else if (n_positive > 1) {
             double whole = 0.0;
             if (g_group_whole(gains, cost.data() + a, S0, sc.g, sc.hx, whole)) total += whole;
-            else total += g_group(gains, a, cost.data(), S0);
+            else total += g_group(gains, a, cost.data(), S0, sc.g);
         }
         S0 += sum;
     });
