@@ -13,11 +13,13 @@
 #define SKLEARN_RANKK_FORMULAS_GAIN_HPP
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "_simd.h"
 #include "formulas_rank.hpp"
 #include "request.hpp"
 #include "scratch.hpp"
@@ -56,10 +58,12 @@ inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
  * gains, n members, P positive ones, U distinct partial sums (at most 1 + the
  * group's gain total for integer grades). */
 inline double g_group(const std::vector<double> &gains, int64_t a, const double *cost,
-                      double S0) {
+                      double S0, GWork &work) {
     const int64_t n = (int64_t)gains.size();
-    std::vector<std::pair<double, int64_t>> classes;  // (gain, multiplicity)
-    std::vector<double> pos;
+    auto &classes = work.fclasses;  // (gain, multiplicity)
+    auto &pos = work.fpos;
+    classes.clear();
+    pos.clear();
     for (double g : gains)
         if (g > 0.0) pos.push_back(g);
     std::sort(pos.begin(), pos.end());
@@ -69,17 +73,21 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
     }
     const int64_t P = (int64_t)pos.size(), z = n - P;
     double total = 0.0;
-    using Dist = std::vector<std::vector<std::pair<double, double>>>;  // [c] -> (sum, prob)
+    // [c] -> (sum, prob), the first have + 1 entries read
+    auto &dist = work.dist, &next = work.next;
     for (size_t l = 0; l < classes.size(); ++l) {
         const double v = classes[l].first;
         // The sums of c of the other positive members, class by class.
-        Dist dist(1, {{0.0, 1.0}});
+        if (dist.empty()) dist.resize(1);
+        dist[0].assign(1, {0.0, 1.0});
         int64_t have = 0;
         for (size_t q = 0; q < classes.size(); ++q) {
             const int64_t cnt = classes[q].second - (q == l ? 1 : 0);
             if (cnt == 0) continue;
             const double w = classes[q].first;
-            Dist next((size_t)(have + cnt + 1));
+            const size_t n_next = (size_t)(have + cnt + 1);
+            if (next.size() < n_next) next.resize(n_next);
+            for (size_t c = 0; c < n_next; ++c) next[c].clear();
             for (int64_t c_old = 0; c_old <= have; ++c_old)
                 for (int64_t k = 0; k <= cnt; ++k) {
                     const int64_t c = c_old + k;
@@ -88,7 +96,8 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
                     for (const auto &sp : dist[c_old])
                         next[c].push_back({sp.first + (double)k * w, sp.second * split});
                 }
-            for (auto &vec : next) {  // merge equal sums
+            for (size_t c = 0; c < n_next; ++c) {  // merge equal sums
+                auto &vec = next[c];
                 std::sort(vec.begin(), vec.end());
                 size_t out = 0;
                 for (size_t i = 0; i < vec.size(); ++i) {
@@ -117,6 +126,217 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
     }
     (void)P;
     return total;
+}
+
+// A whole number small enough for exact sums.
+inline bool whole_gain(double x) { return x == std::floor(x) && std::fabs(x) < 1e15; }
+
+// sum x[i] y[i], i < n, in eight running sums (they pipeline; SSE2, part of
+// every x86-64 CPU, where the compiler has it: see _simd.h).
+inline double dot8(const double *x, const double *y, int64_t n) {
+    int64_t i = 0;
+    double s = 0.0;
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    __m128d a0 = _mm_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 8 <= n; i += 8) {
+        a0 = _mm_add_pd(a0, _mm_mul_pd(_mm_loadu_pd(x + i), _mm_loadu_pd(y + i)));
+        a1 = _mm_add_pd(a1, _mm_mul_pd(_mm_loadu_pd(x + i + 2), _mm_loadu_pd(y + i + 2)));
+        a2 = _mm_add_pd(a2, _mm_mul_pd(_mm_loadu_pd(x + i + 4), _mm_loadu_pd(y + i + 4)));
+        a3 = _mm_add_pd(a3, _mm_mul_pd(_mm_loadu_pd(x + i + 6), _mm_loadu_pd(y + i + 6)));
+    }
+    double t[2];
+    _mm_storeu_pd(t, _mm_add_pd(_mm_add_pd(a0, a1), _mm_add_pd(a2, a3)));
+    s = t[0] + t[1];
+#else
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    s = (s0 + s1) + (s2 + s3);
+#endif
+    for (; i < n; ++i) s += x[i] * y[i];
+    return s;
+}
+
+// out[j] = sum x[t] y[t + j], t < n, for the four windows j = 0..3 of y:
+// four dot products for the loads of one (SSE2 where the compiler has it).
+inline void dot8_4(const double *x, const double *y, int64_t n, double *out) {
+    int64_t t = 0;
+    double s[4] = {0.0, 0.0, 0.0, 0.0};
+#if defined(__SSE2__) || (defined(_M_X64) && !defined(_M_ARM64EC)) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    __m128d a[4] = {_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()};
+    for (; t + 2 <= n; t += 2) {
+        const __m128d xv = _mm_loadu_pd(x + t);
+        a[0] = _mm_add_pd(a[0], _mm_mul_pd(xv, _mm_loadu_pd(y + t)));
+        a[1] = _mm_add_pd(a[1], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 1)));
+        a[2] = _mm_add_pd(a[2], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 2)));
+        a[3] = _mm_add_pd(a[3], _mm_mul_pd(xv, _mm_loadu_pd(y + t + 3)));
+    }
+    for (int j = 0; j < 4; ++j) {
+        double u[2];
+        _mm_storeu_pd(u, a[j]);
+        s[j] = u[0] + u[1];
+    }
+#endif
+    for (; t < n; ++t)
+        for (int j = 0; j < 4; ++j) s[j] += x[t] * y[t + j];
+    for (int j = 0; j < 4; ++j) out[j] = s[j];
+}
+
+/* G's expected terms for one tie group at ranks [a, a + n) (cost: the ideal
+ * cost prefix from rank a on), when its gains and every 2 + C(rank) - S0 of
+ * its ranks are whole numbers (else returns false, having done nothing
+ * visible). The same value as g_group, in O(n B) rather than O(L n P U):
+ *
+ * the member at offset o is uniform among the first m = o + 1 (exchange-
+ * ability), so with W_m the gains of those m members,
+ *   E[g_o / log2(2 + C(a + o) - S0 - W_m)] = E[W_m / log2(...)] / m.
+ * The m members are a uniform m-subset of the group: c of them positive
+ * (hypergeometric, P positive among n), and given c their total is that of a
+ * uniform c-subset of the positive gains, q_c, built class by class (a
+ * hypergeometric split of c between the classes so far and the next). Every
+ * weight comes from hypergeom_pmf; 1 / log2 of whole arguments from a table
+ * kept across groups and rows. B = sum over c of q_c's support width (at
+ * most 3 min(c, P - c) + 1 for grades 1-4). */
+inline bool g_group_whole(const std::vector<double> &gains, const double *cost, double S0,
+                          GWork &w, std::vector<double> &h, double &out) {
+    const int64_t n = (int64_t)gains.size();
+    auto &base = w.base;
+    base.resize((size_t)n);
+    int64_t top = 0;
+    for (int64_t o = 0; o < n; ++o) {
+        const double d = 2.0 + cost[o] - S0;
+        if (!whole_gain(d) || d < 2.0) return false;
+        base[o] = (int64_t)d;
+        top = std::max(top, base[o]);
+    }
+    // The positive gains, by class.
+    auto &sorted = w.lo2;
+    sorted.clear();
+    for (double g : gains) {
+        if (g > 0.0) {
+            if (!whole_gain(g)) return false;
+            sorted.push_back((int64_t)g);
+        }
+    }
+    std::sort(sorted.begin(), sorted.end());
+    auto &classes = w.classes;
+    classes.clear();
+    for (int64_t g : sorted) {
+        if (!classes.empty() && classes.back().first == g) ++classes.back().second;
+        else classes.push_back({g, 1});
+    }
+    const int64_t P = (int64_t)sorted.size();
+    // q_c, class by class: c of the first `have` positive gains.
+    auto &lo = w.lo, &hi = w.hi, &lo2 = w.lo2, &hi2 = w.hi2;
+    auto &off = w.off, &off2 = w.off2;
+    auto &q = w.q, &q2 = w.q2;
+    lo.assign(1, 0);
+    hi.assign(1, 0);
+    off.assign(1, 0);
+    q.assign(1, 1.0);
+    int64_t have = 0;
+    for (const auto &cl : classes) {
+        const int64_t g = cl.first, cnt = cl.second, H = have + cnt;
+        lo2.resize((size_t)H + 1);
+        hi2.resize((size_t)H + 1);
+        off2.resize((size_t)H + 1);
+        size_t size = 0;
+        for (int64_t c = 0; c <= H; ++c) {
+            int64_t l = INT64_MAX, u = INT64_MIN;
+            for (int64_t k = std::max<int64_t>(0, c - have); k <= std::min(cnt, c); ++k) {
+                l = std::min(l, lo[c - k] + k * g);
+                u = std::max(u, hi[c - k] + k * g);
+            }
+            lo2[c] = l;
+            hi2[c] = u;
+            off2[c] = size;
+            size += (size_t)(u - l + 1);
+        }
+        q2.assign(size, 0.0);
+        for (int64_t c = 0; c <= H; ++c) {
+            const int64_t klo = hypergeom_pmf(H, cnt, c, h);  // k of the class among c
+            for (size_t i = 0; i < h.size(); ++i) {
+                const int64_t k = klo + (int64_t)i, c0 = c - k;
+                if (h[i] == 0.0) continue;
+                const double *src = &q[off[c0]];
+                double *dst = &q2[off2[c] + (size_t)(lo[c0] + k * g - lo2[c])];
+                const int64_t len = hi[c0] - lo[c0] + 1;
+                for (int64_t j = 0; j < len; ++j) dst[j] += h[i] * src[j];
+            }
+        }
+        lo.swap(lo2);
+        hi.swap(hi2);
+        off.swap(off2);
+        q.swap(q2);
+        have = H;
+    }
+    // w q_c(w) in decreasing w, so that the table is read forwards.
+    q2.resize(q.size());
+    for (int64_t c = 0; c <= P; ++c) {
+        const int64_t len = hi[c] - lo[c] + 1;
+        for (int64_t t = 0; t < len; ++t) q2[off[c] + t] = (double)(hi[c] - t) * q[off[c] + len - 1 - t];
+    }
+    // f(x) = 1 / log2(x) at ftab[PAD + x], 0 below 2 (never weighed)
+    constexpr int64_t PAD = 4;
+    auto &ftab = w.ftab;
+    if (ftab.empty()) ftab.assign(PAD, 0.0);
+    for (int64_t x = (int64_t)ftab.size() - PAD; x <= top; ++x)
+        ftab.push_back(x >= 2 ? 1.0 / std::log2((double)x) : 0.0);
+    const double *f = ftab.data() + PAD;
+    auto &inv = w.inv;
+    for (int64_t i = std::max<int64_t>((int64_t)inv.size(), 1); i <= n; ++i) {
+        if (inv.empty()) inv.push_back(0.0);
+        inv.push_back(1.0 / (double)i);
+    }
+    // c positive among the first m: hypergeometric. b_m - hi[c] >= 2 where
+    // it weighs: the c largest gains and m - c zeros fit in the first m
+    // ranks, so C(a + m - 1) >= S0 + hi[c].
+    auto &hm = w.hm;
+    double total = 0.0;
+    for (int64_t m = 1; m <= n;) {
+        const int64_t bm = base[m - 1];
+        if (m + 3 <= n && base[m] == bm + 1 && base[m + 1] == bm + 2 && base[m + 2] == bm + 3) {
+            // Four ranks whose arguments step by 1 (past the ideal's
+            // gains > 1): one pass over q_c serves them all.
+            int64_t clo[4], chi[4], cmin = INT64_MAX, cmax = 0;
+            for (int j = 0; j < 4; ++j) {
+                clo[j] = hypergeom_pmf(n, P, m + j, hm[j], inv.data());
+                chi[j] = clo[j] + (int64_t)hm[j].size() - 1;
+                cmin = std::min(cmin, clo[j]);
+                cmax = std::max(cmax, chi[j]);
+            }
+            double acc[4] = {0.0, 0.0, 0.0, 0.0}, d[4];
+            for (int64_t c = std::max<int64_t>(cmin, 1); c <= cmax; ++c) {
+                const int64_t first = bm - hi[c];
+                if (first < -3) return false;  // (c weighs for one of the four)
+                dot8_4(&q2[off[c]], f + first, hi[c] - lo[c] + 1, d);
+                for (int j = 0; j < 4; ++j)
+                    if (c >= clo[j] && c <= chi[j]) acc[j] += hm[j][c - clo[j]] * d[j];
+            }
+            for (int j = 0; j < 4; ++j) total += acc[j] / (double)(m + j);
+            m += 4;
+            continue;
+        }
+        const int64_t c0 = hypergeom_pmf(n, P, m, h, inv.data());
+        double acc = 0.0;
+        for (size_t i = 0; i < h.size(); ++i) {
+            const int64_t c = c0 + (int64_t)i;
+            if (c == 0 || h[i] == 0.0) continue;
+            const int64_t first = bm - hi[c];
+            if (first < 0) return false;
+            acc += h[i] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
+        }
+        total += acc / (double)m;
+        ++m;
+    }
+    out = total;
+    return true;
 }
 
 /* One request of a gain measure on one row: writes o[0] (o[0..c_end) for an
@@ -265,7 +485,9 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
             for (int64_t p = a; p < b; ++p) mean += 1.0 / std::log2(2.0 + cost[p] - S0 - sum);
             total += sum * mean / (double)(b - a);
         } else if (n_positive > 1) {
-            total += g_group(gains, a, cost.data(), S0);
+            double whole = 0.0;
+            if (g_group_whole(gains, cost.data() + a, S0, sc.g, sc.hx, whole)) total += whole;
+            else total += g_group(gains, a, cost.data(), S0, sc.g);
         }
         S0 += sum;
     });

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "ties.hpp"
 
@@ -70,10 +71,15 @@ inline double infap_term(double j, double rb, double nb, double ub) {
 
 /* Inferred AP (Yilmaz & Aslam 2006, trec_eval's m_infap.c); divided by R.
  * Exact under ties: for a relevant item at offset o of its group, sum over
- * the relevant (x) and judged non-relevant (y) items among the o before it
- * (multivariate hypergeometric); the term is linear in the pooled-unjudged
- * count, which enters through its conditional mean. O(n r u) a group. */
-inline double infap_value(const RowView &v, int64_t end, double n_rel) {
+ * the relevant (x) and judged non-relevant (y) items among the o before it:
+ * x is hypergeometric (r - 1 relevant among the n - 1 others), and given x,
+ * y is (u judged non-relevant among the u + wu non-relevant others, o - x of
+ * them above); the term is linear in the pooled-unjudged count, which enters
+ * through its conditional mean. The weights come from hypergeom_pmf (ratio
+ * chains, no lgamma). O(n r) a group without unjudged items, O(n r min(u,
+ * wu)) with them; hx, hy: work buffers. */
+inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vector<double> &hx,
+                          std::vector<double> &hy) {
     double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
     each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double wn, double wp) {
         if (r > 0.0) {
@@ -81,20 +87,28 @@ inline double infap_value(const RowView &v, int64_t end, double n_rel) {
                 total += infap_term((double)a, r0, n0, u0);
             } else {
                 const double wu = wn + wp;  // unjudged among the others
+                const int64_t ni = (int64_t)n, ri = (int64_t)r, ui = (int64_t)u, wi = (int64_t)wu;
                 for (int64_t o = 0; o < b - a; ++o) {
-                    const double oo = (double)o, lnorm = lchoose_int(n - 1.0, oo);
+                    const double oo = (double)o;
+                    const int64_t xlo = hypergeom_pmf(ni - 1, ri - 1, o, hx);
                     double sum = 0.0;
-                    for (double x = std::max(0.0, oo - (u + wu)); x <= std::min(oo, r - 1.0); x += 1.0) {
-                        const double lx = lchoose_int(r - 1.0, x);
-                        // Without unjudged items the judged non-relevant
-                        // ones above are the rest: y = o - x, O(n r) a group.
-                        const double y_lo = wu > 0.0 ? std::max(0.0, oo - x - wu) : oo - x;
-                        for (double y = y_lo; y <= std::min(oo - x, u); y += 1.0) {
-                            const double z = oo - x - y;
-                            const double pmf = std::exp(lx + lchoose_int(u, y) + lchoose_int(wu, z) - lnorm);
-                            const double zp = wu > 0.0 ? z * wp / wu : 0.0;
-                            sum += pmf * infap_term((double)(a + o), r0 + x, n0 + y, u0 + zp);
+                    for (size_t i = 0; i < hx.size(); ++i) {
+                        const int64_t x = xlo + (int64_t)i;
+                        if (hx[i] == 0.0) continue;
+                        if (wi == 0) {  // the others above are the rest: y = o - x
+                            sum += hx[i] * infap_term((double)(a + o), r0 + (double)x,
+                                                      n0 + (oo - (double)x), u0);
+                            continue;
                         }
+                        const int64_t ylo = hypergeom_pmf(ui + wi, ui, o - x, hy);
+                        double inner = 0.0;
+                        for (size_t j = 0; j < hy.size(); ++j) {
+                            const double y = (double)(ylo + (int64_t)j);
+                            const double z = oo - (double)x - y;
+                            inner += hy[j] * infap_term((double)(a + o), r0 + (double)x, n0 + y,
+                                                        u0 + z * wp / wu);
+                        }
+                        sum += hx[i] * inner;
                     }
                     total += r / n * sum;
                 }

@@ -40,6 +40,22 @@ struct IprecWork {
     std::vector<std::vector<int64_t>> ls_of;
 };
 
+// G's work space for a tie group (see g_group_whole, g_group).
+struct GWork {
+    std::vector<std::pair<int64_t, int64_t>> classes;  // (gain, members), gain increasing
+    std::vector<int64_t> lo, hi, lo2, hi2;             // per c: q_c's support, its sums
+    std::vector<size_t> off, off2;                     // per c: where q_c starts
+    std::vector<double> q, q2;                         // q_c over [lo_c, hi_c], in turn
+    std::vector<double> ftab;                          // 1 / log2(x) by whole x
+    std::vector<double> inv;                           // 1 / i by whole i
+    std::vector<double> hm[4];                         // four ranks' hypergeometrics
+    std::vector<int64_t> base;                         // per offset: 2 + C - S0
+    // fractional gains (g_group): classes, positive gains, the sums' laws
+    std::vector<std::pair<double, int64_t>> fclasses;
+    std::vector<double> fpos;
+    std::vector<std::vector<std::pair<double, double>>> dist, next;
+};
+
 struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
@@ -73,6 +89,9 @@ struct Scratch {
     // the gain measures: ideal DCG at each rank (ndcg_rel), the ideal cost
     // prefix and a group's gains (G)
     std::vector<double> idcg_at, cost, gains;
+    // hypergeometric weights (hypergeom_pmf): inferred AP's two levels
+    std::vector<double> hx, hy;
+    GWork g;  // G's tie groups
 };
 
 }  // namespace rankk

@@ -100,6 +100,43 @@ inline double hypergeom(double N, double K, double draws, double x) {
     return std::exp(LC(K, x) + LC(N - K, draws - x) - LC(N, draws));
 }
 
+/* The hypergeometric distribution of x (marked items among `draws` drawn
+ * without replacement from N, K of them marked) over its whole support
+ * [lo, hi], into out[0..hi - lo]; returns lo. Ratios of consecutive terms
+ * from the mode (1 there), normalised by their sum: a few ulp where the mass
+ * is, no lgamma (whose error grows with log(N!)); terms below 1e-300 of the
+ * mode's are 0. O(hi - lo). inv: 1 / i for i = 1..N (no division per term),
+ * or null. */
+inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<double> &out,
+                             const double *inv = nullptr) {
+    const int64_t lo = std::max<int64_t>(0, draws - (N - K)), hi = std::min(K, draws);
+    out.assign((size_t)(hi - lo + 1), 0.0);
+    int64_t mode = (int64_t)(((double)(draws + 1) * (double)(K + 1)) / (double)(N + 2));
+    mode = std::min(std::max(mode, lo), hi);
+    double *p = out.data() - lo;
+    p[mode] = 1.0;
+    double sum = 1.0;
+    // P(x + 1) / P(x) = (K - x)(draws - x) / ((x + 1)(N - K - draws + x + 1))
+    if (inv) {
+        for (int64_t x = mode; x < hi && p[x] > 1e-300; ++x)
+            sum += p[x + 1] = p[x] * (double)(K - x) * (double)(draws - x) * inv[x + 1] *
+                              inv[N - K - draws + x + 1];
+        for (int64_t x = mode; x > lo && p[x] > 1e-300; --x)
+            sum += p[x - 1] = p[x] * (double)x * (double)(N - K - draws + x) * inv[K - x + 1] *
+                              inv[draws - x + 1];
+    } else {
+        for (int64_t x = mode; x < hi && p[x] > 1e-300; ++x)
+            sum += p[x + 1] = p[x] * ((double)(K - x) * (double)(draws - x)) /
+                              ((double)(x + 1) * (double)(N - K - draws + x + 1));
+        for (int64_t x = mode; x > lo && p[x] > 1e-300; --x)
+            sum += p[x - 1] = p[x] * ((double)x * (double)(N - K - draws + x)) /
+                              ((double)(K - x + 1) * (double)(draws - x + 1));
+    }
+    const double scale = 1.0 / sum;
+    for (int64_t x = lo; x <= hi; ++x) p[x] *= scale;
+    return lo;
+}
+
 /* Lattice paths: n items in random order, r of them marked; P(the L-th
  * marked item is at position q, 1-based) = C(q - 1, L - 1) C(n - q, r - L) /
  * C(n, r). */
