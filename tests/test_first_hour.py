@@ -411,6 +411,7 @@ def test_the_docs_list_every_metric_that_takes_k_none():
         "ERR": "err_at_k_score",
         "RBP": "rank_biased_precision_score",
         "fall-out": "fall_out_at_k_loss",
+        "AUC": "auc_score",
     }
     documented = {functions[name] for name in names}
     y_true, y_score = np.array([[1, 0, 1]]), np.array([[0.3, 0.2, 0.1]])
