@@ -40,6 +40,19 @@ struct IprecWork {
     std::vector<std::vector<int64_t>> ls_of;
 };
 
+/* The whole-ranking measures' groups without a sorted row (see
+ * relevant_ranks.hpp): the relevant retrieved items (score, column) in rank
+ * order, the keys (their distinct scores, or the items themselves without
+ * exact ties) with a column and relevant count each, items and unjudged
+ * items per slot (gap or key group), and the groups as the formulas read
+ * them (indexed by first rank). */
+struct RelRanks {
+    std::vector<std::pair<double, int64_t>> items;
+    std::vector<double> key, kr;
+    std::vector<int64_t> kcol, n, bounds;
+    std::vector<double> wn, wp, ng, rg, w_np, w_pool;
+};
+
 struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
@@ -73,6 +86,9 @@ struct Scratch {
     // the gain measures: ideal DCG at each rank (ndcg_rel), the ideal cost
     // prefix and a group's gains (G)
     std::vector<double> idcg_at, cost, gains;
+    // whole-ranking measures from the relevant items' ranks; which requests
+    RelRanks rel_ranks;
+    std::vector<uint8_t> by_rel_ranks;
 };
 
 }  // namespace rankk
