@@ -23,7 +23,8 @@ In-memory workloads (fixed seeds):
 * W5: 10,000 samples x 100 classes, 1-D class labels, k=5 (hit@k against
   ``top_k_accuracy_score``).
 
-Rows: each metric alone and the full ``ranking_report`` (all nine metrics
+Rows: each metric alone (at k, and over the whole ranking, k=None, for a
+metric that takes it) and the full ``ranking_report`` (all nine metrics
 at k), one thread unless said otherwise; "ragged" is the same data given
 flat with ``qid`` (one segment per query, no padding). Peers: scikit-learn
 ``ndcg_score`` (ties averaged, and ``ignore_ties=True``) and
@@ -168,6 +169,11 @@ def in_memory(name, title, y_true, y_score, k, repeats, metrics=None):
             1,
             lambda f=function, kw=kw: f(y_true, y_score, zero_division=0.0, **kw),
         )
+        if info.allow_k_none:  # the whole ranking too
+            rows[f"{metric}, k=None alone"] = (
+                1,
+                lambda f=function: f(y_true, y_score, k=None, zero_division=0.0),
+            )
     rows["ranking_report, all nine"] = (1, lambda: report(y_true, y_score, k))
     rows["ranking_report, all nine, ignore_ties"] = (
         1,
