@@ -61,18 +61,22 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
 
 /* Slot of the item (x, j): 2 i for the gap just above key i (i keys rank
  * above it), 2 i + 1 for key i's group. key[D] is a sentinel (-inf, column
- * -1) that no retrieved item meets. */
+ * -1) that no retrieved item meets. A binary search whose trip count
+ * depends on D only (the compiler turns its choice into a conditional
+ * move: no branch to mispredict on random scores). */
 template <bool LATER>
 inline int64_t rank_slot(const double *key, const int64_t *kcol, int64_t D, double x,
                          int64_t j) {
-    int64_t lo = 0, len = D;
-    while (len > 0) {
-        const int64_t half = len >> 1, mid = lo + half;
-        const bool above = LATER ? (key[mid] > x || (key[mid] == x && kcol[mid] > j))
-                                 : key[mid] > x;
-        lo = above ? mid + 1 : lo;
-        len = above ? len - half - 1 : half;
+    auto above = [&](int64_t i) {  // key i ranks above the item
+        return LATER ? (key[i] > x || (key[i] == x && kcol[i] > j)) : key[i] > x;
+    };
+    int64_t base = 0, n = D;  // the count of keys above lies in [base, base + n]
+    while (n > 1) {
+        const int64_t half = n >> 1;
+        base = above(base + half) ? base + half : base;
+        n -= half;
     }
+    const int64_t lo = base + ((n > 0 && above(base)) ? 1 : 0);
     const bool at = LATER ? kcol[lo] == j : key[lo] == x;
     return 2 * lo + (at ? 1 : 0);
 }
@@ -116,10 +120,14 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     auto &n = rr.n;
     n.assign(2 * D + 2, 0);
     int bad = 0;
-    for (int64_t j = 0; j < m; ++j) {
-        const double x = (double)s[j];
-        bad |= x != x;
-        if (x > -INFINITY) ++n[rank_slot<LATER>(key.data(), kcol.data(), D, x, j)];
+    if (D == 0) {  // no relevant item retrieved: no group is read
+        for (int64_t j = 0; j < m; ++j) bad |= (double)s[j] != (double)s[j];
+    } else {
+        for (int64_t j = 0; j < m; ++j) {
+            const double x = (double)s[j];
+            bad |= x != x;
+            if (x > -INFINITY) ++n[rank_slot<LATER>(key.data(), kcol.data(), D, x, j)];
+        }
     }
     if (bad) flags |= FLAG_NAN_SCORE;
     // Unjudged items per slot (infAP tells the two kinds apart).
