@@ -23,8 +23,9 @@ In-memory workloads (fixed seeds):
 * W5: 10,000 samples x 100 classes, 1-D class labels, k=5 (hit@k against
   ``top_k_accuracy_score``).
 
-Rows: each metric alone (the beyond-accuracy measures too, with a popularity
-ramp), and the full ``ranking_report`` (all nine metrics at k), one thread
+Rows: each metric alone (at k, and over the whole ranking, k=None, for a
+metric that takes it; the beyond-accuracy measures too, with a popularity
+ramp) and the full ``ranking_report`` (all nine metrics at k), one thread
 unless said otherwise; "ragged" is the same data given flat with ``qid``
 (one segment per query, no padding). Peers: scikit-learn ``ndcg_score``
 (ties averaged, and ``ignore_ties=True``) and ``top_k_accuracy_score``;
@@ -168,6 +169,11 @@ def in_memory(name, title, y_true, y_score, k, repeats, metrics=None):
             1,
             lambda f=function, kw=kw: f(y_true, y_score, zero_division=0.0, **kw),
         )
+        if info.allow_k_none:  # the whole ranking too
+            rows[f"{metric}, k=None alone"] = (
+                1,
+                lambda f=function: f(y_true, y_score, k=None, zero_division=0.0),
+            )
     # Beyond-accuracy measures (y_score only; popularity: a fixed ramp).
     pop = np.arange(y_score.shape[1], 0, -1, dtype=np.float64)
     for label, func in (

@@ -22,6 +22,7 @@
 #include "formulas_iprec.hpp"
 #include "formulas_judged.hpp"
 #include "formulas_rank.hpp"
+#include "relevant_ranks.hpp"
 #include "request.hpp"
 #include "rows.hpp"
 #include "scratch.hpp"
@@ -67,6 +68,21 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             return r.level == 1.0 ? n_rel : (int64_t)(r.level * (double)n_rel + 0.9);
         return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_ret);
     };
+    // Whole-ranking AP, bpref, infAP, interpolated precision, binG: from the
+    // relevant items' ranks, without sorting the row (relevant_ranks.hpp);
+    // the rest of the driver skips them.
+    std::vector<uint8_t> &by_rr = sc.by_rel_ranks;
+    by_rr.assign((size_t)n_req, 0);
+    int32_t n_rr = 0;
+    for (int32_t q = 0; q < n_req && t >= 0.0; ++q)
+        if (reads_relevant_ranks(plan.req[q], m)) {
+            by_rr[q] = 1;
+            ++n_rr;
+        }
+    if (n_rr > 0)
+        answer_from_relevant_ranks(s, m, rel, plan, by_rr.data(), n_rel, n_nonrel, sc, out, empty,
+                                   flags);
+    if (n_rr == n_req) return;
     // How deep this row is ranked, and how deep its ideal ranking is read.
     // Set cut-offs (a sum over the first c ranks: precision, recall, F,
     // hit, R-precision, ...) deeper than every other cut-off are answered
@@ -88,7 +104,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
-        if (at_nret(r) || auc_reads_row_itself(r)) continue;
+        if (at_nret(r) || auc_reads_row_itself(r) || by_rr[q]) continue;
         int64_t want = std::min(depth(r), m);
         K_all = std::max(K_all, want);
         if (!is_set(r)) K_ord = std::max(K_ord, want);
@@ -103,7 +119,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     K = K_all * 8 < m ? std::min(K, K_all) : K_all;
     // Requests that read the row by themselves (formulas_auc.hpp) rank nothing.
     bool self_only = true;
-    for (int32_t q = 0; q < n_req; ++q) self_only = self_only && auc_reads_row_itself(plan.req[q]);
+    for (int32_t q = 0; q < n_req; ++q)
+        self_only = self_only && (auc_reads_row_itself(plan.req[q]) || by_rr[q]);
     if (self_only) K = 0;
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
     // the order (MRR, AP, DCG, nDCG, every curve) and every cut-off short of
@@ -112,6 +129,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     int64_t D = 0;
     for (int32_t q = 0; q < n_req && D < K; ++q) {
         const Request &r = plan.req[q];
+        if (by_rr[q]) continue;
         const int64_t cut = std::min(depth(r), K);
         const bool ordered = r.curve || (formula_reads(r.formula) & READS_ORDER) != 0;
         if (ordered || cut < K) D = std::max(D, cut);
@@ -292,6 +310,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     iprec_cs.clear();
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
+        if (by_rr[q]) continue;
         if (r.formula == IPREC) iprec_cs.push_back(recall_point(r.level, n_rel));
         if (r.formula == ELEVEN_PT)
             for (int64_t i = 0; i < r.n_levels; ++i)
@@ -358,6 +377,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         survive = deep_survive;
     };
     for (int32_t q = 0; q < n_req; ++q) {
+        if (by_rr[q]) continue;
         const Request &r = plan.req[q];
         double *o = out + r.col;
         const bool curve = r.curve != 0;

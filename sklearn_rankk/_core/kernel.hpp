@@ -39,6 +39,9 @@
  *   formulas_iprec.hpp   interpolated precision, 11-point average
  *   formulas_gain.hpp    rbp, Rndcg, binG, ndcg_rel, G, utility
  *   formulas_err.hpp     expected reciprocal rank
+ *   relevant_ranks.hpp   whole-ranking AP, bpref, infAP, interpolated
+ *                        precision, binG from the relevant items' ranks
+ *                        (no sorted row)
  *   driver.hpp           process_row, all rows, type dispatch
  */
 

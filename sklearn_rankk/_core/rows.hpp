@@ -285,6 +285,13 @@ struct Aligned {
             if ((double)s[j] == kth) fn(grade(j));
     }
 
+    // fn(column, grade) for every item of nonzero grade, in column order.
+    template <class F>
+    void each_stored(F &&fn) const {
+        for (int64_t j = 0; j < m; ++j)
+            if (y[j] != 0) fn(j, (double)y[j]);
+    }
+
     static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
     static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
 };
@@ -327,6 +334,11 @@ struct Sparse {
         int64_t c = 0;
         for (int64_t j = a; j < b; ++j) c += data[j] < 0.0;
         return c;
+    }
+    // fn(column, grade) for every stored item (the others are 0).
+    template <class F>
+    void each_stored(F &&fn) const {
+        for (int64_t j = a; j < b; ++j) fn(indices[j], data[j]);
     }
     // fn(grade) for the stored items of score kth (the others are 0).
     template <class S, class F>

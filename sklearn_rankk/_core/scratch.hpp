@@ -56,6 +56,19 @@ struct GWork {
     std::vector<std::vector<std::pair<double, double>>> dist, next;
 };
 
+/* The whole-ranking measures' groups without a sorted row (see
+ * relevant_ranks.hpp): the relevant retrieved items (score, column) in rank
+ * order, the keys (their distinct scores, or the items themselves without
+ * exact ties) with a column and relevant count each, items and unjudged
+ * items per slot (gap or key group), and the groups as the formulas read
+ * them (indexed by first rank). */
+struct RelRanks {
+    std::vector<std::pair<double, int64_t>> items;
+    std::vector<double> key, kr;
+    std::vector<int64_t> kcol, n, bounds;
+    std::vector<double> wn, wp, ng, rg, w_np, w_pool;
+};
+
 struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
@@ -92,6 +105,9 @@ struct Scratch {
     // hypergeometric weights (hypergeom_pmf): inferred AP's two levels
     std::vector<double> hx, hy;
     GWork g;  // G's tie groups
+    // whole-ranking measures from the relevant items' ranks; which requests
+    RelRanks rel_ranks;
+    std::vector<uint8_t> by_rel_ranks;
 };
 
 }  // namespace rankk

@@ -1,0 +1,267 @@
+/* Whole-ranking measures from the relevant items' ranks alone, without
+ * sorting the row.
+ *
+ * Average precision, bpref, inferred AP, interpolated precision and binG
+ * over the whole ranking read nothing of a tie group without a relevant item but how
+ * many items it holds (and, for bpref and infAP, how many of them are judged
+ * non-relevant or not judged): every per-rank term there is 0, and the
+ * counts before a relevant group enter only as sums of whole numbers, exact
+ * in any order. So the row is never sorted: the relevant retrieved items'
+ * scores are sorted (the keys, O(|R| log |R|)) and every item is counted
+ * into the gap between two keys or the tie group of a key by a binary search
+ * (O(m log |R|)). The gaps become one group each, so the formulas read the
+ * same RowView and walk (TieGroups::each) as on sorted ranks, and give the
+ * same values bit for bit.
+ *
+ * Exact ties: a key is a distinct relevant score; its group holds every item
+ * of that score. ignore_ties (later column first): a key is a relevant item
+ * (score, column), its group is itself, and an item ranks above it when its
+ * score is larger or equal with a larger column.
+ */
+#ifndef SKLEARN_RANKK_RELEVANT_RANKS_HPP
+#define SKLEARN_RANKK_RELEVANT_RANKS_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "formulas_gain.hpp"
+#include "formulas_iprec.hpp"
+#include "formulas_judged.hpp"
+#include "formulas_rank.hpp"
+#include "request.hpp"
+#include "rows.hpp"
+#include "scratch.hpp"
+#include "ties.hpp"
+
+namespace rankk {
+
+// A request answered here: these formulas over the whole ranking, or the
+// retrieved items (the same ranks: the rest are at -inf, at no rank), of a
+// row of m items (the caller checks threshold >= 0, so that only stored
+// grades can be relevant or unjudged). AP's "min" denominator reads its
+// nominal cut-off: the whole ranking only.
+inline bool reads_relevant_ranks(const Request &r, int64_t m) {
+    if (r.curve) return false;
+    const bool whole = r.k == K_WHOLE || r.k >= m;
+    switch (r.formula) {
+    case AVERAGE_PRECISION:
+        return whole;
+    case BPREF:
+    case INFERRED_AP:
+    case IPREC:
+    case ELEVEN_PT:
+    case BING:
+        return whole || r.k == K_NRET;
+    default:
+        return false;
+    }
+}
+
+/* Slot of the item (x, j): 2 i for the gap just above key i (i keys rank
+ * above it), 2 i + 1 for key i's group. key[D] is a sentinel (-inf, column
+ * -1) that no retrieved item meets. A binary search whose trip count
+ * depends on D only (the compiler turns its choice into a conditional
+ * move: no branch to mispredict on random scores). */
+template <bool LATER>
+inline int64_t rank_slot(const double *key, const int64_t *kcol, int64_t D, double x,
+                         int64_t j) {
+    auto above = [&](int64_t i) {  // key i ranks above the item
+        return LATER ? (key[i] > x || (key[i] == x && kcol[i] > j)) : key[i] > x;
+    };
+    int64_t base = 0, n = D;  // the count of keys above lies in [base, base + n]
+    while (n > 1) {
+        const int64_t half = n >> 1;
+        base = above(base + half) ? base + half : base;
+        n -= half;
+    }
+    const int64_t lo = base + ((n > 0 && above(base)) ? 1 : 0);
+    const bool at = LATER ? kcol[lo] == j : key[lo] == x;
+    return 2 * lo + (at ? 1 : 0);
+}
+
+/* The groups of the ranks down to the last relevant retrieved item: each
+ * key's group and, before it, the gap since the previous key as one group,
+ * into rr (see RelRanks); returns the view (K = K_eff = ranks covered). */
+template <class S, bool LATER, class Rel>
+RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool judged,
+                           int64_t n_rel, RelRanks &rr, uint8_t &flags) {
+    // The keys: the relevant retrieved items in rank order.
+    auto &items = rr.items;
+    items.clear();
+    rel.each_stored([&](int64_t j, double y) {
+        const double x = (double)s[j];
+        if (y > t && x > -INFINITY) items.push_back({x, j});
+    });
+    std::sort(items.begin(), items.end(), [](const auto &p, const auto &q) {
+        return p.first > q.first || (p.first == q.first && (LATER ? p.second > q.second
+                                                                  : p.second < q.second));
+    });
+    auto &key = rr.key;
+    auto &kcol = rr.kcol;
+    auto &kr = rr.kr;
+    key.clear();
+    kcol.clear();
+    kr.clear();
+    for (const auto &p : items) {
+        if (!LATER && !key.empty() && key.back() == p.first) {
+            kr.back() += 1.0;
+            continue;
+        }
+        key.push_back(p.first);
+        kcol.push_back(p.second);
+        kr.push_back(1.0);
+    }
+    const int64_t D = (int64_t)key.size();
+    key.push_back(-INFINITY);
+    kcol.push_back(-1);
+    // Items per slot (the last gap, below every key, is never read).
+    auto &n = rr.n;
+    n.assign(2 * D + 2, 0);
+    int bad = 0;
+    if (D == 0) {  // no relevant item retrieved: no group is read
+        for (int64_t j = 0; j < m; ++j) bad |= (double)s[j] != (double)s[j];
+    } else {
+        for (int64_t j = 0; j < m; ++j) {
+            const double x = (double)s[j];
+            bad |= x != x;
+            if (x > -INFINITY) ++n[rank_slot<LATER>(key.data(), kcol.data(), D, x, j)];
+        }
+    }
+    if (bad) flags |= FLAG_NAN_SCORE;
+    // Unjudged items per slot (infAP tells the two kinds apart).
+    auto &wn = rr.wn;
+    auto &wp = rr.wp;
+    wn.assign(2 * D + 2, 0.0);
+    wp.assign(2 * D + 2, 0.0);
+    if (judged && rel.count_negative() > 0)
+        rel.each_stored([&](int64_t j, double y) {
+            const double x = (double)s[j];
+            if (y < 0.0 && x > -INFINITY) {
+                Unjudged u;
+                u.add(y, t);
+                const int64_t k = rank_slot<LATER>(key.data(), kcol.data(), D, x, j);
+                wn[k] += u.nonpool;
+                wp[k] += u.pooled;
+            }
+        });
+    // The groups, indexed by their first rank as on sorted ranks.
+    int64_t covered = 0;
+    for (int64_t k = 0; k < 2 * D; ++k) covered += n[k];
+    for (auto *v : {&rr.ng, &rr.rg, &rr.w_np, &rr.w_pool})
+        if ((int64_t)v->size() < covered) v->resize(covered);
+    auto &bounds = rr.bounds;
+    bounds.clear();
+    int64_t a = 0;
+    for (int64_t k = 0; k < 2 * D; ++k) {
+        if (n[k] == 0) continue;
+        bounds.push_back(a);
+        rr.ng[a] = (double)n[k];
+        rr.rg[a] = (k & 1) ? kr[k >> 1] : 0.0;
+        rr.w_np[a] = wn[k];
+        rr.w_pool[a] = wp[k];
+        a += n[k];
+    }
+    bounds.push_back(a);
+    const TieGroups groups{bounds.data(), (int64_t)bounds.size() - 1};
+    return RowView{a,       a,       m,       n_rel,          nullptr,           nullptr,
+                   nullptr, nullptr, nullptr, nullptr,        rr.ng.data(),      rr.rg.data(),
+                   rr.w_np.data(), rr.w_pool.data(), nullptr, groups};
+}
+
+/* Every request q with answer[q] set (reads_relevant_ranks, whole ranking):
+ * its value into out and its empty flag, from the relevant items' ranks. */
+template <class S, class Rel>
+void answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Plan &plan,
+                                const uint8_t *answer, int64_t n_rel, int64_t n_nonrel,
+                                Scratch &sc, double *out, uint8_t *empty, uint8_t &flags) {
+    const double t = plan.threshold;
+    const bool judged = plan.want_judged != 0;
+    RelRanks &rr = sc.rel_ranks;
+    const RowView v = plan.ties == TIES_EXACT
+                          ? relevant_rank_view<S, false>(s, m, rel, t, judged, n_rel, rr, flags)
+                          : relevant_rank_view<S, true>(s, m, rel, t, judged, n_rel, rr, flags);
+    // Interpolated precision: every recall point asked, in one pass.
+    std::vector<int64_t> &cs = sc.iprec.cs;
+    std::vector<double> &values = sc.iprec.values;
+    cs.clear();
+    for (int32_t q = 0; q < plan.n_req; ++q) {
+        const Request &r = plan.req[q];
+        if (!answer[q]) continue;
+        if (r.formula == IPREC) cs.push_back(recall_point(r.level, n_rel));
+        if (r.formula == ELEVEN_PT)
+            for (int64_t i = 0; i < r.n_levels; ++i) cs.push_back(recall_point(r.levels[i], n_rel));
+    }
+    if (!cs.empty()) {
+        std::sort(cs.begin(), cs.end());
+        cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
+        std::vector<IprecGroup> &with_rel = sc.iprec.groups;
+        with_rel.clear();
+        int64_t rel_ret = 0;
+        v.groups.each(v.K_eff, [&](int64_t a, int64_t b) {
+            const int64_t r_g = (int64_t)v.rg[a];
+            if (r_g > 0) with_rel.push_back({a, b - a, r_g, rel_ret});
+            rel_ret += r_g;
+        });
+        iprec_values(with_rel, rel_ret, cs, values, sc.iprec);
+    }
+    auto iprec_at = [&](double level) {
+        const int64_t c = recall_point(level, n_rel);
+        return values[std::lower_bound(cs.begin(), cs.end(), c) - cs.begin()];
+    };
+    for (int32_t q = 0; q < plan.n_req; ++q) {
+        if (!answer[q]) continue;
+        const Request &r = plan.req[q];
+        double *o = out + r.col;
+        switch (r.formula) {
+        case AVERAGE_PRECISION: {
+            // The driver's sum over ranks, over the groups with a relevant
+            // item (elsewhere every term is 0).
+            double cum_e = 0.0, num = 0.0;
+            v.groups.each(v.K_eff, [&](int64_t a, int64_t b) {
+                const double r_g = v.rg[a], n_g = v.ng[a];
+                if (!(r_g > 0.0)) return;
+                const double ev = r_g / n_g;
+                const double pr = n_g > 1.0 ? r_g * (r_g - 1.0) / (n_g * (n_g - 1.0)) : 0.0;
+                const double c0 = cum_e;
+                for (int64_t c = a; c < b; ++c) {
+                    num += (ev * (1.0 + c0) + (double)(c - a) * pr) / (double)(c + 1);
+                    cum_e += ev;
+                }
+            });
+            // The whole ranking: no group straddles the cut (the view's
+            // K_eff of 0 says so to ap_value).
+            RowView whole = v;
+            whole.K_eff = 0;
+            o[0] = ap_value(r.denominator, num, cum_e, m, m, whole, 0, 0.0, 0.0);
+            break;
+        }
+        case BPREF:
+            o[0] = bpref_value(v, v.K_eff, (double)n_rel, (double)n_nonrel);
+            break;
+        case INFERRED_AP:
+            o[0] = infap_value(v, v.K_eff, (double)n_rel);
+            break;
+        case BING:  // reads the groups' sizes and relevant counts only
+            gain_measure(r, v, sc, 0, v.K_eff, 0.0, t, false, 0, o);
+            break;
+        case IPREC:
+            o[0] = iprec_at(r.level);
+            break;
+        case ELEVEN_PT: {
+            double total = 0.0;  // in trec_eval's order: the last level first
+            for (int64_t i = r.n_levels - 1; i >= 0; --i) total += iprec_at(r.levels[i]);
+            o[0] = r.n_levels > 0 ? total / (double)r.n_levels : 0.0;
+            break;
+        }
+        default:
+            break;
+        }
+        empty[q] = n_rel == 0 ? 1 : 0;
+    }
+}
+
+}  // namespace rankk
+
+#endif
