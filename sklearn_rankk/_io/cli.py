@@ -388,7 +388,7 @@ def _parse_metric(text):
 
 # trec_eval 10.0's measures (its measures.c) that are not computed here.
 _TREC_EVAL_ELSEWHERE = (
-    "ideal_dcg", "yaap", "ndcg_p", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg",
+    "ndcg_p", "P_avgjg", "map_avgjg", "Rprec_mult_avgjg",
     "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
     "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
     "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
