@@ -387,7 +387,7 @@ def test_ties_flag(tmp_path, capsys):
     ("measure", "message"),
     [
         ("ndgc@10", "Did you mean 'ndcg@10'"),
-        ("yaap", "'yaap' is trec_eval's but is not computed here"),
+        ("map_avgjg", "'map_avgjg' is trec_eval's but is not computed here"),
         ("mapp", "Unknown measure 'mapp'. Did you mean 'map'?"),
         ("P.5,x", "Bad cut-offs in measure 'P.5,x'"),
         ("recip_rank.1=0", "only trec_eval's cut-off measures"),
