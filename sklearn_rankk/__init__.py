@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         RankingCurveDisplay,
     )
     from ._parallel.accumulator import RankingAccumulator
+    from ._parallel.exposure import ExposureAccumulator
     from ._report import (
         InterpolatedPrecisionRecall,
         PrecisionRecallAtK,
@@ -40,7 +41,6 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         precision_recall_at_k_curve,
         ranking_report,
     )
-    from ._parallel.exposure import ExposureAccumulator
     from ._scorer import (
         RankingScorer,
         get_scorer,
