@@ -447,10 +447,11 @@ def _raise_for_flags(flags):
         if found & flag:
             raise ValueError(message)
     if found & _kernel.FLAG_TIES_TOO_MANY:
+        row = int(np.flatnonzero(flags & _kernel.FLAG_TIES_TOO_MANY)[0])
         raise ValueError(
             "the exact expectation under ties of a measure that is not linear "
-            "in the ranks needs more than 2**20 placements of some "
-            "sample's tie groups: pass ignore_ties=True (ties broken as "
+            "in the ranks (yaap) needs more than 2**20 placements of the tie "
+            f"groups of sample {row}: pass ignore_ties=True (ties broken as "
             "scikit-learn does) or break the ties in y_score."
         )
     if found & _kernel.FLAG_EXP_OVERFLOW:
