@@ -645,7 +645,7 @@ def test_errors():
     y_true, y_score = tie_free_case(0)
     make = RankingCurveDisplay.from_predictions
     with pytest.raises(ValueError, match="kind must be one of"):
-        make(y_true, y_score, kind="auc")
+        make(y_true, y_score, kind="roc_curve")
     with pytest.raises(ValueError, match="'r_precision' has no cut-off"):
         make(y_true, y_score, kind="r_precision")
     with pytest.raises(TypeError, match="gain='exponential' does not apply"):

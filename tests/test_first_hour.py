@@ -406,6 +406,7 @@ def test_the_docs_list_every_metric_that_takes_k_none():
     functions = {
         "DCG": "dcg_at_k_score",
         "nDCG": "ndcg_at_k_score",
+        "ideal DCG": "ideal_dcg_at_k_score",
         "MAP": "map_at_k_score",
         "MRR": "mrr_at_k_score",
         "ERR": "err_at_k_score",

@@ -188,7 +188,12 @@ def brute_force(relevant, ranked, k):
     rp_hits = [grades.get(i, 0) > 0 for i in ranked[:n_rel]]
     if not n_rel:  # zero_division=nan leaves the query out of every metric
         # but utility, defined on every row: minus the retrieved items
-        return {**dict.fromkeys(FUNCS, np.nan), "utility": -float(len(ranked))}
+        # and yaap, log(1/1) = 0 (trec_eval)
+        return {
+            **dict.fromkeys(FUNCS, np.nan),
+            "utility": -float(len(ranked)),
+            "yaap": 0.0,
+        }
     return {
         "precision": sum(hits) / k,
         "recall": sum(hits) / n_rel if n_rel else np.nan,
@@ -206,6 +211,23 @@ def brute_force(relevant, ranked, k):
         "eleven_point_precision": sum(_iprec(grades, ranked, x) for x in LEVELS) / 11,
         "err": _err(rel),
         **_gain_measures(grades, ranked, k),
+        **_dcg_family(grades, ranked, k, dcg, idcg),
+    }
+
+
+def _dcg_family(grades, ranked, k, dcg, idcg):
+    """Ideal DCG, SDCG (Moffat et al. 2015: DCG over k items of the row's
+    largest gain) and yaap (Robertson 2012, trec_eval's m_yaap.c:
+    log((1 + S) / (1 + |R| - S)), S the sum of precisions at the relevant
+    ranks of the whole ranking)."""
+    n_rel = sum(g > 0 for g in grades.values())
+    hits = [grades.get(i, 0) > 0 for i in ranked]
+    s = sum(sum(hits[: r + 1]) / (r + 1) for r, h in enumerate(hits) if h)
+    top = max(grades.values())
+    return {
+        "ideal_dcg": idcg,
+        "sdcg": dcg / (top * sum(1 / math.log2(r + 2) for r in range(k))),
+        "yaap": math.log((1 + s) / (1 + n_rel - s)),
     }
 
 

@@ -65,11 +65,15 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     thread_local std::vector<double> gain, ideal, grades;
     gain.assign((size_t)std::min(K_eff, c_end), 0.0);
     if (r.formula != IDEAL_DCG) {
-        v.groups.each((int64_t)gain.size(), [&](int64_t a, int64_t b) {
+        // Each group whole (not cut at the request's last rank: another
+        // request may have ranked past it), its mean gain at its ranks here.
+        const int64_t n_ranks = (int64_t)gain.size();
+        v.groups.each(INT64_MAX, [&](int64_t a, int64_t b) {
+            if (a >= n_ranks) return;
             double sum = 0.0;
             members(a, b, straddling(b), [&](double y) { sum += mapped_gain(r, y, t); });
             const double mean = sum / v.ng[a];
-            for (int64_t p = a; p < b; ++p) gain[p] = mean;
+            for (int64_t p = a; p < std::min(b, n_ranks); ++p) gain[p] = mean;
         });
     }
     // The ideal ranking's positive gains, decreasing (nDCG, ideal DCG, and
