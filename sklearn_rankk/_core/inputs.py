@@ -65,8 +65,10 @@ def _is_missing(value):
         return False
 
 
-def _qid_codes(qid):
-    """Group number of every document, numbered by first appearance."""
+def _qid_layout(qid):
+    """``(offsets, order)``: the segments' offsets, and the stable order that
+    gathers each query's documents (None when they are already contiguous),
+    queries numbered by first appearance."""
     missing = "qid has missing values ({}); every document needs a query id."
     if qid.dtype.kind == "f" and np.isnan(qid).any():
         raise ValueError(missing.format("NaN"))
@@ -81,21 +83,30 @@ def _qid_codes(qid):
         absent = [q for q in first if _is_missing(q)]
         if absent:
             raise ValueError(missing.format(repr(absent[0])))
-        return np.asarray(codes, dtype=np.intp), len(first)
+        return _layout_of_codes(np.asarray(codes, dtype=np.intp), len(first))
     # Queries that are runs of equal ids, each id one run (the usual layout of
-    # learning-to-rank data): numbered in one pass, without sorting.
-    change = np.flatnonzero(qid[1:] != qid[:-1]) + 1
-    starts = np.concatenate(([0], change))
-    heads = qid[starts]
+    # learning-to-rank data): the runs are the segments, found in one pass,
+    # without numbering or sorting the documents.
+    starts = np.flatnonzero(qid[1:] != qid[:-1]) + 1
+    heads = qid[np.concatenate(([0], starts))]
     if np.unique(heads).shape[0] == heads.shape[0]:
-        codes = np.zeros(qid.shape[0], dtype=np.intp)
-        codes[change] = 1
-        np.cumsum(codes, out=codes)
-        return codes, starts.shape[0]
+        offsets = np.empty(starts.shape[0] + 2, dtype=np.int64)
+        offsets[0], offsets[-1] = 0, qid.shape[0]
+        offsets[1:-1] = starts
+        return offsets, None
     _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
     order = np.empty_like(first)
     order[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
-    return order[inverse.reshape(-1)], first.shape[0]
+    return _layout_of_codes(order[inverse.reshape(-1)], first.shape[0])
+
+
+def _layout_of_codes(codes, n_groups):
+    """:func:`_qid_layout` from each document's query number."""
+    offsets = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=n_groups), out=offsets[1:])
+    if np.all(codes[1:] >= codes[:-1]):  # queries already contiguous, in order
+        return offsets, None
+    return offsets, np.argsort(codes, kind="stable")
 
 
 def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
@@ -137,20 +148,14 @@ def group_by_qid(y_true, y_score, qid, sample_weight, *, labels, threshold):
                 f"{name} has {x.shape[0]} entries but y_score has {n}; with qid "
                 f"there is one entry per document in each."
             )
-    codes, n_groups = _qid_codes(qid)
-    sizes = np.bincount(codes, minlength=n_groups)
-    offsets = np.zeros(n_groups + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    if np.all(codes[1:] >= codes[:-1]):  # queries already contiguous, in order
-        order = None
-    else:
-        order = np.argsort(codes, kind="stable")
+    offsets, order = _qid_layout(qid)
+    if order is not None:
         y_score, y_true = y_score[order], y_true[order]
     if sample_weight is not None:
         w = check_sample_weight(sample_weight, n)
         w = w if order is None else w[order]
         group_w = w[offsets[:-1]]  # the weight of each query's first document
-        if not np.array_equal(np.repeat(group_w, sizes), w):
+        if not np.array_equal(np.repeat(group_w, np.diff(offsets)), w):
             raise ValueError(
                 "With qid, sample_weight gives one weight per document and must "
                 "be constant within each query (the query's weight)."
