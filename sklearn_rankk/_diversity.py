@@ -287,11 +287,7 @@ def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold):
     return _per_intent(request, y_true, y_score, ignore_ties, threshold)
 
 
-def _relevant(y_true, threshold):
-    return (y_true > threshold) & (y_true > 0)
-
-
-def _greedy_ideal(rel, weights, k, alpha, discount):
+def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
     """The value of ndeval's greedy ideal ranking to depth ``k``, per row.
 
     Each rank takes the item of largest gain ``sum_t w_t (1 - alpha)^c_t``
@@ -305,7 +301,9 @@ def _greedy_ideal(rel, weights, k, alpha, discount):
 
     Parameters
     ----------
-    rel : ndarray of bool of shape (n_samples, n_items, n_intents)
+    y_true : ndarray of shape (n_samples, n_items, n_intents)
+    threshold : float
+        An item is relevant to an intent when its grade exceeds this and 0.
     weights : ndarray of shape (n_samples, n_intents)
     k : int
     alpha : float
@@ -315,12 +313,16 @@ def _greedy_ideal(rel, weights, k, alpha, discount):
     -------
     ideal : ndarray of shape (n_samples,)
     """
-    n, _, n_intents = rel.shape
+    n, _, n_intents = y_true.shape
     out = np.zeros(n)
-    rows, cols = np.nonzero(rel.any(axis=2))
+    low = max(threshold, 0)
+    any_rel = y_true[:, :, 0] > low  # intent by intent: faster than any(axis=2)
+    for t in range(1, n_intents):
+        any_rel |= y_true[:, :, t] > low
+    rows, cols = np.divmod(np.flatnonzero(any_rel), any_rel.shape[1])
     if rows.size == 0:
         return out
-    vectors = rel[rows, cols]
+    vectors = y_true[rows, cols] > low
     keys = [~vectors[:, t] for t in range(n_intents - 1, -1, -1)]
     order = np.lexsort([*keys, rows])
     rows, vectors = rows[order], vectors[order]
@@ -449,7 +451,7 @@ def alpha_ndcg_at_k(
     gains, present = _alpha_gains(
         y_true, y_score, k, alpha, "log", ignore_ties, threshold
     )
-    ideal = _greedy_ideal(_relevant(y_true, threshold), w, k, alpha, "log")
+    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "log")
     return _finish_alpha(
         gains.sum(axis=1),
         ideal,
@@ -661,7 +663,7 @@ n_intents), default=None
         relevance_threshold,
         "nerr_ia_at_k",
     )
-    ideal = _greedy_ideal(_relevant(y_true, threshold), w, k, alpha, "reciprocal")
+    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "reciprocal")
     return _finish_alpha(
         err, ideal, undefined, "nerr_ia_at_k", sample_weight, average, zero_division
     )
