@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,15 +28,6 @@ import run  # noqa: E402  (run.py's workloads)
 import sklearn_rankk as rk  # noqa: E402
 
 N_INTENTS = 4
-
-
-def median_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main():
@@ -58,7 +48,7 @@ def table(name, title, y_true, y_score, k, repeats):
     def floor():
         return y_score.max(axis=1), np.count_nonzero(y_true, axis=(1, 2))
 
-    f = median_time(floor, 2 * repeats)
+    f = run.median_time(floor, 2 * repeats)
     z = {"zero_division": 0.0, "k": k}
     rows = {
         "intent_aware_precision_at_k": rk.intent_aware_precision_at_k,
@@ -72,8 +62,8 @@ def table(name, title, y_true, y_score, k, repeats):
     print("| measure | ms | / F | ignore_ties=True: ms | / F |")
     print("|---|---|---|---|---|")
     for label, func in rows.items():
-        t = median_time(lambda g=func: g(y_true, y_score, **z), repeats)
-        t2 = median_time(
+        t = run.median_time(lambda g=func: g(y_true, y_score, **z), repeats)
+        t2 = run.median_time(
             lambda g=func: g(y_true, y_score, ignore_ties=True, **z), repeats
         )
         print(

@@ -40,6 +40,42 @@ def _metric(formula):
     return next(m for m in METRICS.values() if m.formula == formula)
 
 
+#: Parameter entries the docstrings share (``[[name]]`` in them, see _doc).
+_PARAMETER_DOCS = {
+    "intent_weights": """\
+    intent_weights : array-like of shape (n_intents,) or (n_samples, \
+n_intents), default=None
+        Weight (probability) of each intent; None: uniform.
+""",
+    "alpha_err": """\
+    alpha : float, default=0.5
+        Probability in [0, 1] that a relevant item satisfies the user of its
+        intent (ndeval's alpha, default 0.5).
+""",
+    "tail": """\
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the mean.
+    average : {"mean"} or None, default="mean"
+        The weighted mean over samples, or None: every sample's value.
+    ignore_ties : bool, default=False
+        If True, tied items are ranked as scikit-learn ranks them (the later
+        column first).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a sample with no intent that has a relevant item (ndeval
+        leaves such topics out).
+    relevance_threshold : float, default=0
+        An item is relevant to an intent when its grade exceeds this.
+""",
+}
+
+
+def _doc(func):
+    """``func`` with the ``[[name]]`` lines of its docstring filled in."""
+    for name, text in _PARAMETER_DOCS.items():
+        func.__doc__ = func.__doc__.replace(f"    [[{name}]]\n", text)
+    return func
+
+
 class _NoIntent:
     """What :func:`engine.fill_undefined` reads for rows with no intent that
     has a relevant item."""
@@ -107,6 +143,7 @@ def _finish(values, undefined, name, sample_weight, average, zero_division):
     )
 
 
+@_doc
 def intent_aware_precision_at_k(
     y_true,
     y_score,
@@ -136,20 +173,8 @@ def intent_aware_precision_at_k(
         Scores; higher ranks first. ``-inf``: not retrieved.
     k : int, default=10
         Cut-off rank.
-    intent_weights : array-like of shape (n_intents,) or (n_samples, \
-n_intents), default=None
-        Weight (probability) of each intent; None: uniform.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[intent_weights]]
+    [[tail]]
 
     Returns
     -------
@@ -188,6 +213,7 @@ n_intents), default=None
     )
 
 
+@_doc
 def subtopic_recall_at_k(
     y_true,
     y_score,
@@ -216,17 +242,7 @@ def subtopic_recall_at_k(
         Scores; higher ranks first. ``-inf``: not retrieved.
     k : int, default=10
         Cut-off rank.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[tail]]
 
     Returns
     -------
@@ -365,6 +381,7 @@ def _finish_alpha(num, den, undefined, name, sample_weight, average, zero_divisi
     return _finish(values, undefined, name, sample_weight, average, zero_division)
 
 
+@_doc
 def alpha_ndcg_at_k(
     y_true,
     y_score,
@@ -405,18 +422,7 @@ def alpha_ndcg_at_k(
     alpha : float, default=0.5
         Redundancy penalty in [0, 1] (ndeval's default 0.5); 0: the DCG of
         the sum of the intents' binary relevance.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item (ndeval
-        leaves such topics out).
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[tail]]
 
     Returns
     -------
@@ -481,6 +487,7 @@ def _err_ia(y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, n
     return (w * gains).sum(axis=1), w, undefined, y_true, k, alpha, threshold
 
 
+@_doc
 def err_ia_at_k(
     y_true,
     y_score,
@@ -517,23 +524,9 @@ def err_ia_at_k(
         Scores; higher ranks first. ``-inf``: not retrieved.
     k : int, default=10
         Cut-off rank.
-    alpha : float, default=0.5
-        Probability in [0, 1] that a relevant item satisfies the user of its
-        intent (ndeval's alpha, default 0.5).
-    intent_weights : array-like of shape (n_intents,) or (n_samples, \
-n_intents), default=None
-        Weight (probability) of each intent; None: uniform.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[alpha_err]]
+    [[intent_weights]]
+    [[tail]]
 
     Returns
     -------
@@ -578,6 +571,7 @@ n_intents), default=None
     )
 
 
+@_doc
 def nerr_ia_at_k(
     y_true,
     y_score,
@@ -609,23 +603,9 @@ def nerr_ia_at_k(
         ideal ranking).
     k : int, default=10
         Cut-off rank (of the ranking and of the ideal).
-    alpha : float, default=0.5
-        Probability in [0, 1] that a relevant item satisfies the user of its
-        intent (ndeval's alpha, default 0.5).
-    intent_weights : array-like of shape (n_intents,) or (n_samples, \
-n_intents), default=None
-        Weight (probability) of each intent; None: uniform.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[alpha_err]]
+    [[intent_weights]]
+    [[tail]]
 
     Returns
     -------
