@@ -303,6 +303,26 @@ def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold):
     return _per_intent(request, y_true, y_score, ignore_ties, threshold)
 
 
+def _distinct_vectors(rows, vectors):
+    """The distinct relevance vectors of each row with their numbers of
+    items: rows increasing, and in each row the vectors in decreasing
+    lexicographic order (intent 0 the most significant)."""
+    n_intents = vectors.shape[1]
+    if n_intents + int(rows[-1]).bit_length() <= 62:
+        # one integer code per (row, vector), intent 0 the code's top bit
+        bits = np.left_shift(1, np.arange(n_intents - 1, -1, -1, dtype=np.int64))
+        code = vectors.astype(np.int64) @ bits
+        key = (rows.astype(np.int64) << n_intents) | (((1 << n_intents) - 1) - code)
+        key, copies = np.unique(key, return_counts=True)
+        rows = key >> n_intents
+        code = ((1 << n_intents) - 1) - (key & ((1 << n_intents) - 1))
+        vectors = (code[:, None] & bits) != 0
+        return rows, vectors, copies
+    table = np.column_stack([rows, ~vectors]).astype(np.int64)
+    table, copies = np.unique(table, axis=0, return_counts=True)
+    return table[:, 0], table[:, 1:] == 0, copies
+
+
 def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
     """The value of ndeval's greedy ideal ranking to depth ``k``, per row.
 
@@ -331,21 +351,22 @@ def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
     """
     n, _, n_intents = y_true.shape
     out = np.zeros(n)
-    low = max(threshold, 0)
-    any_rel = y_true[:, :, 0] > low  # intent by intent: faster than any(axis=2)
-    for t in range(1, n_intents):
-        any_rel |= y_true[:, :, t] > low
-    rows, cols = np.divmod(np.flatnonzero(any_rel), any_rel.shape[1])
-    if rows.size == 0:
+    # the (item, intent) pairs of relevance, items in row-major order
+    pairs = np.flatnonzero(y_true > max(threshold, 0))
+    if pairs.size == 0:
         return out
-    vectors = y_true[rows, cols] > low
-    keys = [~vectors[:, t] for t in range(n_intents - 1, -1, -1)]
-    order = np.lexsort([*keys, rows])
-    rows, vectors = rows[order], vectors[order]
+    item, intent = np.divmod(pairs, n_intents)
+    first = np.concatenate(([True], item[1:] != item[:-1]))
+    which = np.cumsum(first) - 1
+    vectors = np.zeros((int(which[-1]) + 1, n_intents), dtype=bool)
+    vectors[which, intent] = True
+    rows = item[first] // y_true.shape[1]
+    rel_items = np.bincount(rows, minlength=n)
+    rows, vectors, copies = _distinct_vectors(rows, vectors)
     counts = np.bincount(rows, minlength=n)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     slot = np.arange(rows.size) - starts[rows]
-    depth = int(min(k, counts.max()))
+    depth = int(min(k, rel_items.max()))
     disc = _DISCOUNTS[discount](np.arange(1, depth + 1, dtype=np.float64))
     keep = 1.0 - alpha
     width = int(counts.max())
@@ -355,23 +376,23 @@ def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
         a, b = np.searchsorted(rows, [lo, hi])
         block = np.zeros((hi - lo, width, n_intents))
         block[rows[a:b] - lo, slot[a:b]] = vectors[a:b]
-        free = np.zeros((hi - lo, width), dtype=bool)
-        free[rows[a:b] - lo, slot[a:b]] = True
+        left = np.zeros((hi - lo, width), dtype=np.int64)  # items of each vector
+        left[rows[a:b] - lo, slot[a:b]] = copies[a:b]
         seen = np.zeros((hi - lo, n_intents))
         w = weights[lo:hi]
         at = np.arange(hi - lo)
         for rank in range(depth):
             gain = np.einsum("rmt,rt->rm", block, w * keep**seen)
-            gain[~free] = -1.0
+            gain[left == 0] = -1.0
             best = gain.max(axis=1)
-            # the first of the items of largest gain (up to rounding)
+            # the first (largest) vector of largest gain (up to rounding)
             pick = np.argmax(
                 gain >= best[:, None] - 1e-12 * np.abs(best)[:, None], axis=1
             )
             live = best > 0
             out[lo:hi] += np.where(live, best, 0.0) * disc[rank]
             seen += block[at, pick] * live[:, None]
-            free[at, pick] &= ~live
+            left[at, pick] -= live
     return out
 
 

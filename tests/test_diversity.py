@@ -417,3 +417,21 @@ def test_alpha_measures_agree_with_ndeval(seed, alpha):
                 assert values[r] == pytest.approx(
                     found[f"q{r}"][f"{name}@{k}"], abs=1e-9
                 ), (name, k, r)
+
+
+@pytest.mark.parametrize("n_intents", [3, 70])
+def test_alpha_measures_many_intents(n_intents):
+    """More intents than an integer code holds (the greedy ideal's other
+    way of sorting the relevance vectors), and few."""
+    from sklearn_rankk import alpha_ndcg_at_k, nerr_ia_at_k
+
+    rng = np.random.default_rng(n_intents)
+    y_true = (rng.random((5, 8, n_intents)) < 0.1).astype(int)
+    y_true[:, :3] = y_true[:, 3:6]  # items with the same relevance vector
+    y_score = rng.random((5, 8))
+    ndcg, _, nerr = alpha_oracle(y_true, y_score, 4, True, 0.5)
+    common = dict(k=4, ignore_ties=True, average=None, zero_division=np.nan)
+    got = alpha_ndcg_at_k(y_true, y_score, **common)
+    np.testing.assert_allclose(got, ndcg, atol=1e-12)
+    got = nerr_ia_at_k(y_true, y_score, **common)
+    np.testing.assert_allclose(got, nerr, atol=1e-12)
