@@ -61,8 +61,8 @@ n_intents), default=None
         If True, tied items are ranked as scikit-learn ranks them (the later
         column first).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item (ndeval
-        leaves such topics out).
+        Value of a sample with no intent that has a relevant item (ndeval:
+        0.0 for a judged topic, and no value for a topic without judgments).
     relevance_threshold : float, default=0
         An item is relevant to an intent when its grade exceeds this.
 """,

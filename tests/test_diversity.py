@@ -435,3 +435,29 @@ def test_alpha_measures_many_intents(n_intents):
     np.testing.assert_allclose(got, ndcg, atol=1e-12)
     got = nerr_ia_at_k(y_true, y_score, **common)
     np.testing.assert_allclose(got, nerr, atol=1e-12)
+
+
+def test_no_relevant_item_as_ndeval():
+    """ndeval scores 0 a judged topic with no relevant document (its
+    measures return early): zero_division=0.0; and leaves k = 1's ERR-IA
+    undivided by the number of intents (here 2, hence 2.0)."""
+    pyndeval = pytest.importorskip("pyndeval", reason="pyndeval is not installed")
+    from sklearn_rankk import alpha_ndcg_at_k, err_ia_at_k, nerr_ia_at_k
+
+    qrels = [("q1", "0", "d1", 0), ("q1", "1", "d2", 0)]
+    qrels += [("q2", "0", "d1", 1), ("q2", "1", "d1", 1)]
+    run = [("q1", "d1", 2.0), ("q1", "d2", 1.0), ("q2", "d1", 1.0), ("q2", "d2", 0.0)]
+    names = ["alpha-nDCG@5", "ERR-IA@1", "ERR-IA@5", "nERR-IA@5"]
+    found = pyndeval.ndeval(qrels, run, measures=names)
+    y_true = np.zeros((2, 2, 2))
+    y_true[1, 0] = 1  # q2: d1 relevant to both intents
+    y_score = np.array([[2.0, 1.0], [1.0, 0.0]])
+    z = dict(average=None, zero_division=0.0)
+    ours = {
+        "alpha-nDCG@5": alpha_ndcg_at_k(y_true, y_score, k=5, **z),
+        "ERR-IA@1": err_ia_at_k(y_true, y_score, k=1, **z) * 2,
+        "ERR-IA@5": err_ia_at_k(y_true, y_score, k=5, **z),
+        "nERR-IA@5": nerr_ia_at_k(y_true, y_score, k=5, **z),
+    }
+    for name in names:
+        assert [found["q1"][name], found["q2"][name]] == pytest.approx(ours[name])
