@@ -19,7 +19,13 @@ from ._beyond import (
     novelty_at_k,
 )
 from ._core.ranking import num_threads, set_num_threads
-from ._diversity import intent_aware_precision_at_k, subtopic_recall_at_k
+from ._diversity import (
+    alpha_ndcg_at_k,
+    err_ia_at_k,
+    intent_aware_precision_at_k,
+    nerr_ia_at_k,
+    subtopic_recall_at_k,
+)
 from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
@@ -182,4 +188,7 @@ __all__ = [
     # intent-aware measures (_diversity.py)
     "intent_aware_precision_at_k",
     "subtopic_recall_at_k",
+    "alpha_ndcg_at_k",
+    "err_ia_at_k",
+    "nerr_ia_at_k",
 ]

@@ -49,15 +49,9 @@ def _finish(values, empty, name, sample_weight, average, zero_division):
     """zero_division on rows with an empty list, then the mean or the rows."""
     average = check_option(average, "average", ("mean", None))
     zero_division = check_zero_division(zero_division)
-    n_empty = int(np.count_nonzero(empty))
-    if n_empty:
-        fill = engine.fill_undefined(
-            zero_division, {name: (EMPTY_LIST, n_empty)}, values.shape[0]
-        )
-        values[empty] = fill
-    if average is None:
-        return values
-    return engine.mean_of_rows(values, sample_weight)
+    return engine.fill_and_average(
+        values, empty, name, EMPTY_LIST, zero_division, average, sample_weight
+    )
 
 
 def item_exposure(y_score, *, k=10, sample_weight=None, ignore_ties=False):

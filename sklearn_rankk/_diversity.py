@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._core import _kernel, engine
-from ._core.registry import METRICS
+from ._core.registry import ALPHA_GAIN, METRICS
 from ._core.validation import (
     as_array,
+    check_k,
     check_option,
     check_real,
     check_sample_weight,
@@ -26,11 +27,53 @@ from ._core.validation import (
     check_zero_division,
 )
 
-__all__ = ["intent_aware_precision_at_k", "subtopic_recall_at_k"]
+__all__ = [
+    "intent_aware_precision_at_k",
+    "subtopic_recall_at_k",
+    "alpha_ndcg_at_k",
+    "err_ia_at_k",
+    "nerr_ia_at_k",
+]
 
 
 def _metric(formula):
     return next(m for m in METRICS.values() if m.formula == formula)
+
+
+#: Parameter entries the docstrings share (``[[name]]`` in them, see _doc).
+_PARAMETER_DOCS = {
+    "intent_weights": """\
+    intent_weights : array-like of shape (n_intents,) or (n_samples, \
+n_intents), default=None
+        Weight (probability) of each intent; None: uniform.
+""",
+    "alpha_err": """\
+    alpha : float, default=0.5
+        Probability in [0, 1] that a relevant item satisfies the user of its
+        intent (ndeval's alpha, default 0.5).
+""",
+    "tail": """\
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample in the mean.
+    average : {"mean"} or None, default="mean"
+        The weighted mean over samples, or None: every sample's value.
+    ignore_ties : bool, default=False
+        If True, tied items are ranked as scikit-learn ranks them (the later
+        column first).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a sample with no intent that has a relevant item (ndeval:
+        0.0 for a judged topic, and no value for a topic without judgments).
+    relevance_threshold : float, default=0
+        An item is relevant to an intent when its grade exceeds this.
+""",
+}
+
+
+def _doc(func):
+    """``func`` with the ``[[name]]`` lines of its docstring filled in."""
+    for name, text in _PARAMETER_DOCS.items():
+        func.__doc__ = func.__doc__.replace(f"    [[{name}]]\n", text)
+    return func
 
 
 class _NoIntent:
@@ -74,10 +117,9 @@ def _check_intents(y_true, y_score, intent_weights):
     return y_true, y_score, w
 
 
-def _per_intent(formula, y_true, y_score, k, ignore_ties, threshold):
-    """Each intent's per-row values of one engine measure, and whether the
+def _per_intent(request, y_true, y_score, ignore_ties, threshold):
+    """Each intent's per-row values of one engine request, and whether the
     row has a relevant item for it."""
-    request = engine.make_request(_metric(formula), k)
     n, _, n_intents = y_true.shape
     values = np.empty((n, n_intents))
     present = np.empty((n, n_intents), dtype=bool)
@@ -95,19 +137,13 @@ def _per_intent(formula, y_true, y_score, k, ignore_ties, threshold):
 
 
 def _finish(values, undefined, name, sample_weight, average, zero_division):
-    n_undefined = int(np.count_nonzero(undefined))
-    if n_undefined:
-        fill = engine.fill_undefined(
-            zero_division, {name: (_NoIntent(), n_undefined)}, values.shape[0]
-        )
-        values[undefined] = fill
-    if average is None:
-        return values
-    return engine.mean_of_rows(
-        values, check_sample_weight(sample_weight, values.shape[0])
+    weights = check_sample_weight(sample_weight, values.shape[0])
+    return engine.fill_and_average(
+        values, undefined, name, _NoIntent(), zero_division, average, weights
     )
 
 
+@_doc
 def intent_aware_precision_at_k(
     y_true,
     y_score,
@@ -137,20 +173,8 @@ def intent_aware_precision_at_k(
         Scores; higher ranks first. ``-inf``: not retrieved.
     k : int, default=10
         Cut-off rank.
-    intent_weights : array-like of shape (n_intents,) or (n_samples, \
-n_intents), default=None
-        Weight (probability) of each intent; None: uniform.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[intent_weights]]
+    [[tail]]
 
     Returns
     -------
@@ -172,9 +196,8 @@ n_intents), default=None
     zero_division = check_zero_division(zero_division)
     threshold = check_real(relevance_threshold, "relevance_threshold")
     y_true, y_score, w = _check_intents(y_true, y_score, intent_weights)
-    p, present = _per_intent(
-        _kernel.PRECISION, y_true, y_score, k, ignore_ties, threshold
-    )
+    request = engine.make_request(_metric(_kernel.PRECISION), k)
+    p, present = _per_intent(request, y_true, y_score, ignore_ties, threshold)
     w = np.where(present, w, 0.0)
     total = w.sum(axis=1)
     undefined = total == 0
@@ -190,6 +213,7 @@ n_intents), default=None
     )
 
 
+@_doc
 def subtopic_recall_at_k(
     y_true,
     y_score,
@@ -218,17 +242,7 @@ def subtopic_recall_at_k(
         Scores; higher ranks first. ``-inf``: not retrieved.
     k : int, default=10
         Cut-off rank.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Weight of each sample in the mean.
-    average : {"mean"} or None, default="mean"
-        The weighted mean over samples, or None: every sample's value.
-    ignore_ties : bool, default=False
-        If True, tied items are ranked as scikit-learn ranks them (the later
-        column first).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a sample with no intent that has a relevant item.
-    relevance_threshold : float, default=0
-        An item is relevant to an intent when its grade exceeds this.
+    [[tail]]
 
     Returns
     -------
@@ -249,11 +263,408 @@ def subtopic_recall_at_k(
     zero_division = check_zero_division(zero_division)
     threshold = check_real(relevance_threshold, "relevance_threshold")
     y_true, y_score, _ = _check_intents(y_true, y_score, None)
-    hit, present = _per_intent(_kernel.HIT, y_true, y_score, k, ignore_ties, threshold)
+    request = engine.make_request(_metric(_kernel.HIT), k)
+    hit, present = _per_intent(request, y_true, y_score, ignore_ties, threshold)
     n_present = present.sum(axis=1)
     undefined = n_present == 0
     with np.errstate(invalid="ignore", divide="ignore"):
         values = np.where(present, hit, 0.0).sum(axis=1) / n_present
     return _finish(
         values, undefined, "subtopic_recall_at_k", sample_weight, average, zero_division
+    )
+
+
+# -- alpha-nDCG and ERR-IA ----------------------------------------------------
+#
+# One intent's share of both, sum_j (1 - alpha)^(j - 1) disc(r_j) over the
+# ranks r_j of the intent's relevant items in rank order, is the kernel's
+# ALPHA_GAIN, exact under ties (ERR's walk over a tie group's subsets, each
+# relevant item with gain 1 and survival 1 - alpha); the measures weigh and
+# normalise these shares. The ideal ranking of alpha-nDCG and nERR-IA does
+# not depend on the scores: ndeval's greedy ordering, below.
+
+_DISCOUNTS = {
+    "log": lambda ranks: 1.0 / np.log2(ranks + 1.0),
+    "reciprocal": np.reciprocal,
+}
+
+#: Rows of the greedy ideal's padded block at a time (its cells at most).
+_GREEDY_CELLS = 1 << 22
+
+
+def _check_alpha(alpha):
+    return check_real(alpha, "alpha", low=0.0, high=1.0, high_inclusive=True)
+
+
+def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold):
+    """Each intent's share (n_samples, n_intents), and whether the sample
+    has a relevant item for the intent."""
+    request = engine.Request(ALPHA_GAIN, k, (("discount", discount), ("p", alpha)))
+    return _per_intent(request, y_true, y_score, ignore_ties, threshold)
+
+
+def _distinct_vectors(rows, vectors):
+    """The distinct relevance vectors of each row with their numbers of
+    items: rows increasing, and in each row the vectors in decreasing
+    lexicographic order (intent 0 the most significant)."""
+    n_intents = vectors.shape[1]
+    if n_intents + int(rows[-1]).bit_length() <= 62:
+        # one integer code per (row, vector), intent 0 the code's top bit
+        bits = np.left_shift(1, np.arange(n_intents - 1, -1, -1, dtype=np.int64))
+        code = vectors.astype(np.int64) @ bits
+        key = (rows.astype(np.int64) << n_intents) | (((1 << n_intents) - 1) - code)
+        key, copies = np.unique(key, return_counts=True)
+        rows = key >> n_intents
+        code = ((1 << n_intents) - 1) - (key & ((1 << n_intents) - 1))
+        vectors = (code[:, None] & bits) != 0
+        return rows, vectors, copies
+    table = np.column_stack([rows, ~vectors]).astype(np.int64)
+    table, copies = np.unique(table, axis=0, return_counts=True)
+    return table[:, 0], table[:, 1:] == 0, copies
+
+
+def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
+    """The value of ndeval's greedy ideal ranking to depth ``k``, per row.
+
+    Each rank takes the item of largest gain ``sum_t w_t (1 - alpha)^c_t``
+    over its intents ``t`` (``c_t``: the items of intent ``t`` already
+    ranked), discounted by ``discount``'s rank discount (ndeval's
+    ``idealResult``; finding the best ranking is NP-hard). Items of equal
+    gain go in the order of their relevance vectors, the lexicographically
+    largest first (intent 0 the most significant), so that the ideal does
+    not depend on the order of the columns; ndeval takes the largest docno
+    instead.
+
+    Parameters
+    ----------
+    y_true : ndarray of shape (n_samples, n_items, n_intents)
+    threshold : float
+        An item is relevant to an intent when its grade exceeds this and 0.
+    weights : ndarray of shape (n_samples, n_intents)
+    k : int
+    alpha : float
+    discount : {"log", "reciprocal"}
+
+    Returns
+    -------
+    ideal : ndarray of shape (n_samples,)
+    """
+    n, _, n_intents = y_true.shape
+    out = np.zeros(n)
+    # the (item, intent) pairs of relevance, items in row-major order
+    pairs = np.flatnonzero(y_true > max(threshold, 0))
+    if pairs.size == 0:
+        return out
+    item, intent = np.divmod(pairs, n_intents)
+    first = np.concatenate(([True], item[1:] != item[:-1]))
+    which = np.cumsum(first) - 1
+    vectors = np.zeros((int(which[-1]) + 1, n_intents), dtype=bool)
+    vectors[which, intent] = True
+    rows = item[first] // y_true.shape[1]
+    rel_items = np.bincount(rows, minlength=n)
+    rows, vectors, copies = _distinct_vectors(rows, vectors)
+    counts = np.bincount(rows, minlength=n)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    slot = np.arange(rows.size) - starts[rows]
+    depth = int(min(k, rel_items.max()))
+    disc = _DISCOUNTS[discount](np.arange(1, depth + 1, dtype=np.float64))
+    keep = 1.0 - alpha
+    width = int(counts.max())
+    chunk = max(1, _GREEDY_CELLS // (width * n_intents))
+    for lo in range(0, n, chunk):
+        hi = min(n, lo + chunk)
+        a, b = np.searchsorted(rows, [lo, hi])
+        block = np.zeros((hi - lo, width, n_intents))
+        block[rows[a:b] - lo, slot[a:b]] = vectors[a:b]
+        left = np.zeros((hi - lo, width), dtype=np.int64)  # items of each vector
+        left[rows[a:b] - lo, slot[a:b]] = copies[a:b]
+        seen = np.zeros((hi - lo, n_intents))
+        w = weights[lo:hi]
+        at = np.arange(hi - lo)
+        for rank in range(depth):
+            gain = np.einsum("rmt,rt->rm", block, w * keep**seen)
+            gain[left == 0] = -1.0
+            best = gain.max(axis=1)
+            # the first (largest) vector of largest gain (up to rounding)
+            pick = np.argmax(
+                gain >= best[:, None] - 1e-12 * np.abs(best)[:, None], axis=1
+            )
+            live = best > 0
+            out[lo:hi] += np.where(live, best, 0.0) * disc[rank]
+            seen += block[at, pick] * live[:, None]
+            left[at, pick] -= live
+    return out
+
+
+def _finish_alpha(num, den, undefined, name, sample_weight, average, zero_division):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.where(undefined, 0.0, num / np.where(undefined, 1.0, den))
+    return _finish(values, undefined, name, sample_weight, average, zero_division)
+
+
+@_doc
+def alpha_ndcg_at_k(
+    y_true,
+    y_score,
+    *,
+    k=10,
+    alpha=0.5,
+    sample_weight=None,
+    average="mean",
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+):
+    """Alpha-nDCG at k: novelty- and diversity-aware nDCG.
+
+    ``alpha-DCG@k = sum over ranks r <= k of G_r / log2(1 + r)``, with
+    ``G_r = sum_t (1 - alpha)^c_t`` over the intents ``t`` the item at rank
+    ``r`` is relevant to, ``c_t`` the items of intent ``t`` ranked above it
+    (Clarke et al., SIGIR 2008): each further item of an intent gains less.
+    Normalised by the alpha-DCG@k of ndeval's greedy ideal ranking (each rank
+    takes the item of largest ``G``; equal gains: the item whose relevance
+    vector is lexicographically largest first, where ndeval takes the largest
+    docno), as ndeval's ``alpha-nDCG@k`` (TREC Web track). Grades are
+    binary: relevant when above ``relevance_threshold``. Intents with no
+    relevant item add nothing. Exact under ties: per intent, ``alpha-DCG``
+    is ``sum_j (1 - alpha)^(j - 1) / log2(1 + r_j)`` over the ranks ``r_j``
+    of its relevant items, whose expectation over the orderings of a tie
+    group the kernel computes over its subsets (ERR's recurrence).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_items, n_intents)
+        Relevance of every item to every intent.
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first. ``-inf``: not retrieved (still in the
+        ideal ranking).
+    k : int, default=10
+        Cut-off rank (of the ranking and of the ideal).
+    alpha : float, default=0.5
+        Redundancy penalty in [0, 1] (ndeval's default 0.5); 0: the DCG of
+        the sum of the intents' binary relevance.
+    [[tail]]
+
+    Returns
+    -------
+    ndcg : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
+
+    See Also
+    --------
+    err_ia_at_k, nerr_ia_at_k : The intent-aware ERR.
+
+    Examples
+    --------
+    Items 0 and 1 serve intent 0, item 2 intent 1. Ranked 0, 1, 2:
+    ``1 + 0.5 / log2(3) + 1 / log2(4)``; the ideal ranks 0, 2, 1:
+    ``1 + 1 / log2(3) + 0.5 / log2(4)``.
+
+    >>> import numpy as np
+    >>> from sklearn_rankk import alpha_ndcg_at_k
+    >>> y_true = np.zeros((1, 3, 2))
+    >>> y_true[0, [0, 1], 0] = 1
+    >>> y_true[0, 2, 1] = 1
+    >>> y_score = np.array([[3, 2, 1]])
+    >>> round(alpha_ndcg_at_k(y_true, y_score, k=3), 6)
+    0.965195
+    """
+    average = check_option(average, "average", ("mean", None))
+    zero_division = check_zero_division(zero_division)
+    threshold = check_real(relevance_threshold, "relevance_threshold")
+    alpha = _check_alpha(alpha)
+    k = check_k(k, allow_none=False, metric="alpha_ndcg_at_k")
+    y_true, y_score, w = _check_intents(y_true, y_score, None)
+    gains, present = _alpha_gains(
+        y_true, y_score, k, alpha, "log", ignore_ties, threshold
+    )
+    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "log")
+    return _finish_alpha(
+        gains.sum(axis=1),
+        ideal,
+        ~present.any(axis=1),
+        "alpha_ndcg_at_k",
+        sample_weight,
+        average,
+        zero_division,
+    )
+
+
+def _err_ia(y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, name):
+    """Per sample: the weighted sum of the intents' ERR shares, the intent
+    weights (normalised over the intents with a relevant item), and the
+    samples with no such intent."""
+    threshold = check_real(threshold, "relevance_threshold")
+    alpha = _check_alpha(alpha)
+    k = check_k(k, allow_none=False, metric=name)
+    y_true, y_score, w = _check_intents(y_true, y_score, intent_weights)
+    gains, present = _alpha_gains(
+        y_true, y_score, k, alpha, "reciprocal", ignore_ties, threshold
+    )
+    w = np.where(present, w, 0.0)
+    total = w.sum(axis=1)
+    undefined = total == 0
+    w = w / np.where(undefined, 1.0, total)[:, None]
+    return (w * gains).sum(axis=1), w, undefined, y_true, k, alpha, threshold
+
+
+@_doc
+def err_ia_at_k(
+    y_true,
+    y_score,
+    *,
+    k=10,
+    alpha=0.5,
+    intent_weights=None,
+    sample_weight=None,
+    average="mean",
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+):
+    """Intent-aware expected reciprocal rank at k (ERR-IA@k), as ndeval.
+
+    ``sum_t w_t ERR_t@k / ERR*@k``: ``ERR_t@k = sum_j (1 - alpha)^(j - 1) /
+    r_j`` over the ranks ``r_j <= k`` of intent ``t``'s relevant items in
+    rank order, i.e. Chapelle et al.'s ERR (CIKM 2009) of binary relevance
+    with stopping probability ``alpha`` (``R = 1/2`` for grade 1 on a 0-1
+    scale at the default 0.5), divided by ``alpha``; ``ERR*@k = sum over
+    ranks r <= k of (1 - alpha)^(r - 1) / r``, the same of a list relevant
+    at every rank (ndeval's "collection-independent" normalisation); ``w``,
+    the intent weights normalised over the intents with a relevant item
+    (uniform by default, as ndeval). Grades are binary: relevant when above
+    ``relevance_threshold``. Exact under ties, as :func:`alpha_ndcg_at_k`.
+    ndeval itself leaves its value at k = 1 undivided (``sum_t ERR_t@1``,
+    not the mean).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_items, n_intents)
+        Relevance of every item to every intent.
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first. ``-inf``: not retrieved.
+    k : int, default=10
+        Cut-off rank.
+    [[alpha_err]]
+    [[intent_weights]]
+    [[tail]]
+
+    Returns
+    -------
+    err : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
+
+    See Also
+    --------
+    nerr_ia_at_k : Normalised by the greedy ideal ranking instead.
+
+    Examples
+    --------
+    Items 0 and 1 serve intent 0, item 2 intent 1. Ranked 0, 1, 2: intent
+    0 has ``1 + 0.5 / 2``, intent 1 ``1 / 3``; their mean over ``ERR*@3 = 1
+    + 0.5 / 2 + 0.25 / 3``.
+
+    >>> import numpy as np
+    >>> from sklearn_rankk import err_ia_at_k
+    >>> y_true = np.zeros((1, 3, 2))
+    >>> y_true[0, [0, 1], 0] = 1
+    >>> y_true[0, 2, 1] = 1
+    >>> y_score = np.array([[3, 2, 1]])
+    >>> round(err_ia_at_k(y_true, y_score, k=3), 6)  # (1.25 + 1/3) / 2 / (4/3)
+    0.59375
+    """
+    average = check_option(average, "average", ("mean", None))
+    zero_division = check_zero_division(zero_division)
+    err, _, undefined, _, k, alpha, _ = _err_ia(
+        y_true,
+        y_score,
+        k,
+        alpha,
+        intent_weights,
+        ignore_ties,
+        relevance_threshold,
+        "err_ia_at_k",
+    )
+    ranks = np.arange(1, k + 1, dtype=np.float64)
+    best = float(np.sum((1.0 - alpha) ** (ranks - 1.0) / ranks))
+    return _finish_alpha(
+        err, best, undefined, "err_ia_at_k", sample_weight, average, zero_division
+    )
+
+
+@_doc
+def nerr_ia_at_k(
+    y_true,
+    y_score,
+    *,
+    k=10,
+    alpha=0.5,
+    intent_weights=None,
+    sample_weight=None,
+    average="mean",
+    ignore_ties=False,
+    zero_division="warn",
+    relevance_threshold=0,
+):
+    """Normalised intent-aware expected reciprocal rank at k (nERR-IA@k).
+
+    :func:`err_ia_at_k`'s weighted sum ``sum_t w_t ERR_t@k`` over the same
+    of the greedy ideal ranking (each rank takes the item of largest weighted
+    gain ``sum_t w_t (1 - alpha)^c_t``; equal gains: the item whose relevance
+    vector is lexicographically largest first), ndeval's ``nERR-IA@k``
+    ("collection-dependent" normalisation, with ndeval's uniform weights by
+    default). Exact under ties, as :func:`alpha_ndcg_at_k`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_items, n_intents)
+        Relevance of every item to every intent.
+    y_score : array-like of shape (n_samples, n_items)
+        Scores; higher ranks first. ``-inf``: not retrieved (still in the
+        ideal ranking).
+    k : int, default=10
+        Cut-off rank (of the ranking and of the ideal).
+    [[alpha_err]]
+    [[intent_weights]]
+    [[tail]]
+
+    Returns
+    -------
+    err : float or ndarray of shape (n_samples,)
+        The weighted mean over samples, or each sample's value.
+
+    See Also
+    --------
+    err_ia_at_k : Normalised by a list relevant at every rank instead.
+
+    Examples
+    --------
+    Items 0 and 1 serve intent 0, item 2 intent 1. Ranked 0, 1, 2:
+    ``(1 + 0.5 / 2 + 1 / 3) / 2``; the ideal ranks 0, 2, 1: ``(1 + 1 / 2 +
+    0.5 / 3) / 2``.
+
+    >>> import numpy as np
+    >>> from sklearn_rankk import nerr_ia_at_k
+    >>> y_true = np.zeros((1, 3, 2))
+    >>> y_true[0, [0, 1], 0] = 1
+    >>> y_true[0, 2, 1] = 1
+    >>> y_score = np.array([[3, 2, 1]])
+    >>> round(nerr_ia_at_k(y_true, y_score, k=3), 6)  # (19/12) / (5/3)
+    0.95
+    """
+    average = check_option(average, "average", ("mean", None))
+    zero_division = check_zero_division(zero_division)
+    err, w, undefined, y_true, k, alpha, threshold = _err_ia(
+        y_true,
+        y_score,
+        k,
+        alpha,
+        intent_weights,
+        ignore_ties,
+        relevance_threshold,
+        "nerr_ia_at_k",
+    )
+    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "reciprocal")
+    return _finish_alpha(
+        err, ideal, undefined, "nerr_ia_at_k", sample_weight, average, zero_division
     )

@@ -60,6 +60,7 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         IDEAL_DCG
         SDCG
         YAAP
+        ALPHA_GAIN
 
     cpdef enum FormulaReads:
         READS_ORDER

@@ -17,6 +17,7 @@
 
 #include "formulas_auc.hpp"
 #include "formulas_dcg.hpp"
+#include "formulas_diversity.hpp"
 #include "formulas_err.hpp"
 #include "formulas_gain.hpp"
 #include "formulas_iprec.hpp"
@@ -586,6 +587,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             break;
         case YAAP:
             is_empty = yaap_value(view, c_end, o, flags);
+            break;
+        case ALPHA_GAIN:
+            alpha_gain_value(r, view, sc, t, curve, c_end, o, members);
             break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;

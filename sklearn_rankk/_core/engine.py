@@ -523,6 +523,20 @@ def fill_undefined(zero_division, counts, n_samples):
     return 0.0
 
 
+def fill_and_average(values, undefined, name, rule, zero_division, average, weights):
+    """Per-row values of one measure finished: ``zero_division`` on the rows
+    where ``undefined`` (``rule``: what :func:`fill_undefined` reads of a
+    metric, ``empty_rows`` and ``undefined_when``), then their weighted mean
+    (``average="mean"``) or the rows themselves (``average=None``)."""
+    n_undefined = int(np.count_nonzero(undefined))
+    if n_undefined:
+        fill = fill_undefined(zero_division, {name: (rule, n_undefined)}, len(values))
+        values[undefined] = fill
+    if average is None:
+        return values
+    return mean_of_rows(values, weights)
+
+
 def _plural(names):
     """Several names, or one range of them (a curve's ``"ndcg@1 to ndcg@20"``)."""
     return len(names) > 1 or re.fullmatch(r"\S+@1 to \S+@\d+", names[0]) is not None

@@ -30,33 +30,39 @@ namespace rankk {
  * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
  * many members of R = 0, over the others only (see below). */
 
-/* ERR of one row into o[0] (o[0..c_end) for a curve). row_top: the row's
- * largest relevant grade (for max_grade=None); t: the relevance threshold;
- * members(a, b, straddles, fn): fn(grade) for each member of the tie group at
- * ranks [a, b), those beyond the cut included. */
-template <class Members>
-void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, double t,
-               bool curve, int64_t c_end, double *o, Members &&members) {
-    const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
-    const double low = std::exp2(-gmax);
-    auto stop = [&](double y) { return (y > t && y > 0.0) ? std::exp2(y - gmax) - low : 0.0; };
+/* The walk behind ERR and the intent-aware gains (formulas_diversity.hpp):
+ * the sum over ranks p of place(N_p prod_{before p} V, p), each relevant
+ * item carrying a gain N and a survival V (ERR: N = R, V = 1 - R), the
+ * others N = 0 and V = 1. weigh(y, N, V) sets them for grade y and says
+ * whether the item is relevant; place(x, p) discounts x at 0-based rank p.
+ * The recurrence above holds with R_j read as N_j and v_j as V_j. Into o[0]
+ * (o[0..c_end) for a curve); members(a, b, straddles, fn): fn(grade) for each
+ * member of the tie group at ranks [a, b), those beyond the cut included. */
+template <class Weigh, class Place, class Members>
+void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, double *o,
+                   Weigh &&weigh, Place &&place, Members &&members) {
     const int64_t end = std::min(c_end, v.K_eff);
     double survive = 1.0, err = 0.0;
-    auto &R = sc.err_r, &M = sc.err_m, &G = sc.err_t;
+    auto &R = sc.err_r, &V = sc.err_v, &M = sc.err_m, &G = sc.err_t;
     v.groups.each(end, [&](int64_t a, int64_t) {
         const int64_t n = (int64_t)v.ng[a];
         const int64_t b = std::min(a + n, v.K);  // the group's end
         if (n == 1) {
-            const double rv = stop(v.grade[a]);
-            err += survive * rv / (double)(a + 1);
-            survive *= 1.0 - rv;
+            double rv = 0.0, vv = 1.0;
+            weigh(v.grade[a], rv, vv);
+            err += place(survive * rv, a);
+            survive *= vv;
             if (curve) o[a] = err;
             return;
         }
         R.clear();
+        V.clear();
         auto take = [&](double y) {
-            const double rv = stop(y);
-            if (rv > 0.0) R.push_back(rv);
+            double rv = 0.0, vv = 1.0;
+            if (weigh(y, rv, vv)) {
+                R.push_back(rv);
+                V.push_back(vv);
+            }
         };
         members(a, b, n > b - a, take);
         const int64_t lim = std::min(n, end - a);  // offsets read
@@ -68,7 +74,8 @@ void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, 
             G.assign(width, 0.0);
             M[0] = 1.0;
             for (int64_t j = 1; j <= count; ++j) {
-                const double rj = j <= q ? R[j - 1] : 0.0, vj = 1.0 - rj, dj = (double)j;
+                const double rj = j <= q ? R[j - 1] : 0.0, vj = j <= q ? V[j - 1] : 1.0,
+                             dj = (double)j;
                 for (int64_t x = std::min(j, width - 1); x >= 0; --x) {
                     const double xd = (double)x;
                     if (x <= j - 1)
@@ -109,15 +116,31 @@ void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, 
             T = M.data();
         }
         for (int64_t x = 0; x < lim; ++x) {
-            if (T) err += survive * T[x] / (double)(x + 1) / (double)(a + x + 1);
+            if (T) err += place(survive * T[x] / (double)(x + 1), a + x);
             if (curve) o[a + x] = err;
         }
-        for (double rv : R) survive *= 1.0 - rv;
+        for (double vv : V) survive *= vv;
     });
     if (curve)
         for (int64_t c = end; c < c_end; ++c) o[c] = err;
     else
         o[0] = err;
+}
+
+/* ERR of one row into o[0] (o[0..c_end) for a curve). row_top: the row's
+ * largest relevant grade (for max_grade=None); t: the relevance threshold. */
+template <class Members>
+void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, double t,
+               bool curve, int64_t c_end, double *o, Members &&members) {
+    const double gmax = r.max_grade == r.max_grade ? r.max_grade : row_top;
+    const double low = std::exp2(-gmax);
+    auto weigh = [&](double y, double &rv, double &vv) {
+        rv = (y > t && y > 0.0) ? std::exp2(y - gmax) - low : 0.0;
+        vv = 1.0 - rv;
+        return rv > 0.0;
+    };
+    auto place = [](double x, int64_t p) { return x / (double)(p + 1); };
+    survival_walk(v, sc, curve, c_end, o, weigh, place, members);
 }
 
 }  // namespace rankk

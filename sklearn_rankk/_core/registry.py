@@ -1543,6 +1543,18 @@ ROW_COUNT = Metric(
     bounds=(0.0, None),
 )
 
+#: Not a metric: one intent's share of alpha-DCG and of ndeval's ERR-IA (the
+#: kernel's ALPHA_GAIN), which the intent-aware functions of ``_diversity``
+#: sum over intents; alpha is the request's ``p``, its discount the request's
+#: ``discount`` (``"log"``: alpha-DCG's; ``"reciprocal"``: ERR-IA's).
+ALPHA_GAIN = Metric(
+    name="alpha_gain",
+    function_name="",
+    label="",
+    formula=_kernel.ALPHA_GAIN,
+    bounds=(0.0, None),
+)
+
 #: ``average=`` -> the count of a row that weights it (``"pairs"``: the
 #: metric's own ``pair_count``).
 AVERAGE_COUNTS = {

@@ -48,6 +48,8 @@ enum Formula : int32_t {
     AUC = 80,                // Request.level: max_fpr (1: the whole ROC curve)
     PAIRWISE_ACCURACY = 81,
     COUNT_ROW = 82,          // a per-row count (RowCount in Request.level)
+    // Intent-aware diversity, one intent per pass (formulas_diversity.hpp)
+    ALPHA_GAIN = 105,  // alpha = Request.p; discount: log2, or Request.disc
 };
 
 /* What each formula reads: the one table the driver and _kernel.pyx consult.
@@ -85,6 +87,7 @@ constexpr uint32_t formula_reads(int32_t formula) {
     case ERR:
     case SDCG:
     case YAAP:
+    case ALPHA_GAIN:
         return READS_ORDER;
     case IDEAL_DCG:
         return READS_IDEAL;

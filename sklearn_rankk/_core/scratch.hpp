@@ -94,9 +94,10 @@ struct Scratch {
     std::vector<double> disc, scaled;
     double disc_base = 0.0;
     IprecWork iprec;  // interpolated precision's tie-group DP
-    // ERR: a tie group's stopping probabilities, the recurrence's means, the
-    // row's largest relevant grade
-    std::vector<double> err_r, err_m, err_t;
+    // ERR and the intent-aware gains (survival_walk): a tie group's gains
+    // and survivals (ERR: stopping probabilities and their complements), the
+    // recurrence's means
+    std::vector<double> err_r, err_v, err_m, err_t;
     // fall-out: expected judged non-relevant items in ranks [0, p]
     std::vector<double> nrcum;
     // the gain measures: ideal DCG at each rank (ndcg_rel), the ideal cost
