@@ -10,6 +10,13 @@ query (100: 100,000 lines), then times, each in a fresh process:
   a one-line reason is printed when there is none;
 - ``pytrec_eval`` (pytrec-eval-terrier) reading the same files, if installed.
 
+First, start-up on trec_eval's small regression files: the median wall
+time of ``--startup-runs`` runs (10) of both of trec_eval's regression
+commands and of ``--help``, for this checkout (and, with ``--baseline
+FOLDER``, for another checkout, e.g. main, run from that folder), trec_eval
+and Python itself, and the total of ``python -X importtime`` (the sum of
+every module's own import time) of the command line.
+
 For each measure set (``-m all_trec`` and ``-m map -m ndcg_cut.10``) it
 prints the best wall time of ``--repeat`` runs (with the CPU time of that
 run) and the peak resident memory of the process, and checks that
@@ -19,6 +26,7 @@ both compute, per query with -q).
 Usage::
 
     python benchmarks/bench_cli.py [--trec-eval PATH] [--repeat 3]
+        [--baseline /work/main] [--startup-only]
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,7 +149,17 @@ def main():
     parser.add_argument("--qrels-per-query", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", help="folder for the generated files (kept)")
+    parser.add_argument("--startup-runs", type=int, default=10)
+    parser.add_argument(
+        "--baseline", help="another checkout (built) to time start-up against"
+    )
+    parser.add_argument(
+        "--startup-only", action="store_true", help="skip the large files"
+    )
     args = parser.parse_args()
+    _startup(args.trec_eval, args.startup_runs, args.baseline)
+    if args.startup_only:
+        return
     folder = Path(args.data or tempfile.mkdtemp(prefix="bench_cli_"))
     folder.mkdir(parents=True, exist_ok=True)
     qrels, run = generate(folder, args.queries, args.docs, args.qrels_per_query)
@@ -159,7 +178,6 @@ def main():
         tools["pytrec_eval"] = None
     except ImportError:
         print("pytrec_eval: not timed (pip install pytrec-eval-terrier)")
-    _startup(tools, args.repeat)
     print(f"{'measures':<16} {'tool':<14} {'wall s':>8} {'CPU s':>7} {'peak MiB':>9}")
     for name, measures in MEASURE_SETS.items():
         outputs, figures = {}, {}
@@ -183,21 +201,74 @@ def main():
             )
 
 
-def _startup(tools, repeat):
-    """trec_eval's regression files (tests/data/trec_eval), -m all_trec -q:
-    start-up dominates; Python's own start with numpy for scale."""
+REGRESSION = {
+    "-m all_trec -q (out.test.aq)": ["-q", "-m", "all_trec", "qrels.test"],
+    "-m all_trec -mrelstring.20 -q -l2 (out.test.aql)": [
+        "-q",
+        "-m",
+        "all_trec",
+        "-mrelstring.20",
+        "-l2",
+        "qrels.rel_level",
+    ],
+}
+
+
+def _median_wall(command, runs, cwd=ROOT):
+    """Median wall seconds of ``runs`` runs (stdout discarded)."""
+    walls = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
+
+
+def _import_total(argv, cwd):
+    """Seconds of every module's own import time (``-X importtime``) of the
+    command line run with ``argv``."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "sklearn_rankk", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    total = 0
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            total += int(line.split(":", 1)[1].split("|")[0])
+    return total / 1e6
+
+
+def _startup(trec_eval, runs, baseline):
+    """trec_eval's regression commands and --help: start-up dominates."""
     data = ROOT / "tests" / "data" / "trec_eval"
-    files = [str(data / "qrels.test"), str(data / "results.test")]
-    commands = {
-        name: [*command, "-q", "-m", "all_trec", *files]
-        for name, command in tools.items()
-        if command is not None
-    }
-    commands["python -c 'import numpy'"] = [sys.executable, "-c", "import numpy"]
-    print(f"small files (qrels.test, results.test; best of {repeat * 5}):")
-    for name, command in commands.items():
-        wall, cpu, peak, _ = timed(command, repeat * 5)
-        print(f"  {name:<26} {wall:>6.3f} s wall {cpu:>6.3f} s CPU {peak:>5.0f} MiB")
+    checkouts = {"sklearn-rankk": ROOT}
+    if baseline:
+        checkouts[f"sklearn-rankk ({baseline})"] = Path(baseline)
+    print(f"small files (tests/data/trec_eval; median of {runs} runs, wall s):")
+    for what, args in REGRESSION.items():
+        argv = [*args[:-1], str(data / args[-1]), str(data / "results.test")]
+        print(f"  {what}")
+        for name, cwd in checkouts.items():
+            command = [sys.executable, "-m", "sklearn_rankk", *argv]
+            wall = _median_wall(command, runs, cwd)
+            imports = _import_total(argv, cwd)
+            print(f"    {name:<40} {wall:>6.3f}   (-X importtime total {imports:.3f})")
+        if trec_eval:
+            print(
+                f"    {'trec_eval':<40} {_median_wall([trec_eval, *argv], runs):>6.3f}"
+            )
+    print("  --help")
+    for name, cwd in checkouts.items():
+        command = [sys.executable, "-m", "sklearn_rankk", "--help"]
+        wall = _median_wall(command, runs, cwd)
+        imports = _import_total(["--help"], cwd)
+        print(f"    {name:<40} {wall:>6.3f}   (-X importtime total {imports:.3f})")
+    for code in ("pass", "import numpy"):
+        wall = _median_wall([sys.executable, "-c", code], runs)
+        print(f"  {f'python -c {code!r}':<42} {wall:>6.3f}")
 
 
 def _same(outputs):
