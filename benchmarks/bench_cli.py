@@ -12,10 +12,11 @@ query (100: 100,000 lines), then times, each in a fresh process:
 
 First, start-up on trec_eval's small regression files: the median wall
 time of ``--startup-runs`` runs (10) of both of trec_eval's regression
-commands and of ``--help``, for this checkout (and, with ``--baseline
-FOLDER``, for another checkout, e.g. main, run from that folder), trec_eval
-and Python itself, and the total of ``python -X importtime`` (the sum of
-every module's own import time) of the command line.
+commands, of ``-m map -m ndcg_cut.10`` and of ``--help``, for this checkout
+(and, with ``--baseline FOLDER``, another checkout, e.g. main, run from
+that folder; with ``--installed PYTHON``, the package installed in another
+environment), trec_eval and Python itself, and the total of ``python -X
+importtime`` (the sum of every module's own import time).
 
 For each measure set (``-m all_trec`` and ``-m map -m ndcg_cut.10``) it
 prints the best wall time of ``--repeat`` runs (with the CPU time of that
@@ -26,7 +27,7 @@ both compute, per query with -q).
 Usage::
 
     python benchmarks/bench_cli.py [--trec-eval PATH] [--repeat 3]
-        [--baseline /work/main] [--startup-only]
+        [--baseline /work/main] [--installed VENV/bin/python] [--startup-only]
 """
 
 from __future__ import annotations
@@ -154,10 +155,15 @@ def main():
         "--baseline", help="another checkout (built) to time start-up against"
     )
     parser.add_argument(
+        "--installed",
+        help="the python of another environment with the package installed "
+        "(a regular, not editable, install) to time start-up in too",
+    )
+    parser.add_argument(
         "--startup-only", action="store_true", help="skip the large files"
     )
     args = parser.parse_args()
-    _startup(args.trec_eval, args.startup_runs, args.baseline)
+    _startup(args.trec_eval, args.startup_runs, args.baseline, args.installed)
     if args.startup_only:
         return
     folder = Path(args.data or tempfile.mkdtemp(prefix="bench_cli_"))
@@ -201,9 +207,14 @@ def main():
             )
 
 
-REGRESSION = {
-    "-m all_trec -q (out.test.aq)": ["-q", "-m", "all_trec", "qrels.test"],
-    "-m all_trec -mrelstring.20 -q -l2 (out.test.aql)": [
+SMALL = {
+    "-m all_trec -q qrels.test results.test (out.test.aq)": [
+        "-q",
+        "-m",
+        "all_trec",
+        "qrels.test",
+    ],
+    "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test (out.test.aql)": [
         "-q",
         "-m",
         "all_trec",
@@ -211,26 +222,34 @@ REGRESSION = {
         "-l2",
         "qrels.rel_level",
     ],
+    "-m map -m ndcg_cut.10 qrels.test results.test": [
+        "-m",
+        "map",
+        "-m",
+        "ndcg_cut.10",
+        "qrels.test",
+    ],
+    "--help": ["--help"],
 }
 
 
-def _median_wall(command, runs, cwd=ROOT):
-    """Median wall seconds of ``runs`` runs (stdout discarded), after one
-    run not timed (which writes the bytecode cache, if it may)."""
-    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
-    walls = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
-        walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
+def _run(command, cwd=ROOT):
+    """Wall seconds of one run (output discarded)."""
+    start = time.perf_counter()
+    subprocess.run(
+        command,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
+    return time.perf_counter() - start
 
 
-def _import_total(argv, cwd):
-    """Seconds of every module's own import time (``-X importtime``) of the
-    command line run with ``argv``."""
+def _import_total(command, cwd):
+    """Seconds of every module's own import time (``-X importtime``)."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "sklearn_rankk", *argv],
+        [command[0], "-X", "importtime", *command[1:]],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -243,39 +262,54 @@ def _import_total(argv, cwd):
     return total / 1e6
 
 
-def _startup(trec_eval, runs, baseline):
-    """trec_eval's regression commands and --help: start-up dominates."""
+def _startup(trec_eval, runs, baseline, installed):
+    """trec_eval's regression commands, plain measures and --help on the
+    small files: start-up dominates. Each program's runs are interleaved
+    with the others' (the load of a shared machine changes), after one run
+    not timed (which writes the bytecode cache, if it may)."""
     data = ROOT / "tests" / "data" / "trec_eval"
-    checkouts = {"sklearn-rankk": ROOT}
+    programs = {"sklearn-rankk": ([sys.executable, "-m", "sklearn_rankk"], ROOT)}
     if baseline:
-        checkouts[f"sklearn-rankk ({baseline})"] = Path(baseline)
+        programs[f"sklearn-rankk of {baseline}"] = (
+            [sys.executable, "-m", "sklearn_rankk"],
+            Path(baseline),
+        )
+    if installed:
+        programs[f"sklearn-rankk installed ({installed})"] = (
+            [installed, "-m", "sklearn_rankk"],
+            Path(tempfile.gettempdir()),
+        )
     cache = "off" if sys.dont_write_bytecode else "on"
     print(
-        f"small files (tests/data/trec_eval; median of {runs} runs, wall s; "
-        f"bytecode cache {cache}: PYTHONDONTWRITEBYTECODE makes every run "
-        f"compile the package's sources, as no installed package does):"
+        f"small files (tests/data/trec_eval): median wall s of {runs} runs, "
+        f"interleaved; -X importtime total s; bytecode cache {cache} "
+        f"(PYTHONDONTWRITEBYTECODE makes every run compile the package's "
+        f"sources, as no installed package does)"
     )
-    for what, args in REGRESSION.items():
-        argv = [*args[:-1], str(data / args[-1]), str(data / "results.test")]
+    for what, args in SMALL.items():
+        argv = [*args]
+        if args[-1] != "--help":
+            argv = [*args[:-1], str(data / args[-1]), str(data / "results.test")]
+        commands = {name: ([*pre, *argv], cwd) for name, (pre, cwd) in programs.items()}
+        if trec_eval and args[-1] != "--help":
+            commands["trec_eval"] = ([trec_eval, *argv], ROOT)
+        walls = {name: [] for name in commands}
+        for command, cwd in commands.values():
+            _run(command, cwd)
+        for _ in range(runs):
+            for name, (command, cwd) in commands.items():
+                walls[name].append(_run(command, cwd))
         print(f"  {what}")
-        for name, cwd in checkouts.items():
-            command = [sys.executable, "-m", "sklearn_rankk", *argv]
-            wall = _median_wall(command, runs, cwd)
-            imports = _import_total(argv, cwd)
-            print(f"    {name:<40} {wall:>6.3f}   (-X importtime total {imports:.3f})")
-        if trec_eval:
-            print(
-                f"    {'trec_eval':<40} {_median_wall([trec_eval, *argv], runs):>6.3f}"
-            )
-    print("  --help")
-    for name, cwd in checkouts.items():
-        command = [sys.executable, "-m", "sklearn_rankk", "--help"]
-        wall = _median_wall(command, runs, cwd)
-        imports = _import_total(["--help"], cwd)
-        print(f"    {name:<40} {wall:>6.3f}   (-X importtime total {imports:.3f})")
+        for name, (command, cwd) in commands.items():
+            imports = ""
+            if name != "trec_eval":
+                imports = f"   (importtime {_import_total(command, cwd):.3f})"
+            print(f"    {name:<48} {statistics.median(walls[name]):>6.3f}{imports}")
     for code in ("pass", "import numpy"):
-        wall = _median_wall([sys.executable, "-c", code], runs)
-        print(f"  {f'python -c {code!r}':<42} {wall:>6.3f}")
+        wall = statistics.median(
+            _run([sys.executable, "-c", code]) for _ in range(runs)
+        )
+        print(f"  {f'python -c {code!r}':<50} {wall:>6.3f}")
 
 
 def _same(outputs):
