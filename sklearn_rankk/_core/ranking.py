@@ -181,6 +181,12 @@ def compile_requests(requests, n_items, grades=None):
 # --------------------------------------------------------------------------
 
 
+def _threads_for(cells):
+    # (n_threads read here, where a caller may set it: dask's blocks run on
+    # one thread each)
+    return threads_for(cells, n_threads())
+
+
 def _scores_block(block):
     """Dense scores in a dtype the kernel takes (float32/float64), C-ordered."""
     if sp.issparse(block):
@@ -230,7 +236,7 @@ def evaluate(compiled, data, *, ties, threshold):
             data.offsets,
             0,
             *args,
-            threads_for(scores.size),
+            _threads_for(scores.size),
         )
         return out[0], out[1].view(bool), out[2]
     n_rows, n_items = data.shape
@@ -255,7 +261,7 @@ def evaluate(compiled, data, *, ties, threshold):
     )
 
     def block(rows, scores, relevance):
-        threads = threads_for(scores.size)
+        threads = _threads_for(scores.size)
         if csr:
             return _kernel.evaluate_csr(
                 scores, indptr, indices, grades, rows.start, *args, threads

@@ -165,7 +165,9 @@ def num_threads(n):
         set_num_threads(previous)
 
 
-def threads_for(cells):
-    """Threads for an input of ``cells`` scores: :func:`n_threads`, fewer for
-    small inputs (at least :data:`MIN_CELLS_PER_THREAD` cells each)."""
-    return max(1, min(n_threads(), cells // MIN_CELLS_PER_THREAD))
+def threads_for(cells, n=None):
+    """Threads for an input of ``cells`` scores: ``n`` (by default
+    :func:`n_threads`), fewer for small inputs (at least
+    :data:`MIN_CELLS_PER_THREAD` cells each)."""
+    n = n_threads() if n is None else n
+    return max(1, min(n, cells // MIN_CELLS_PER_THREAD))
