@@ -10,6 +10,14 @@ query (100: 100,000 lines), then times, each in a fresh process:
   a one-line reason is printed when there is none;
 - ``pytrec_eval`` (pytrec-eval-terrier) reading the same files, if installed.
 
+First, start-up on trec_eval's small regression files: the median wall
+time of ``--startup-runs`` runs (10) of both of trec_eval's regression
+commands, of ``-m map -m ndcg_cut.10`` and of ``--help``, for this checkout
+(and, with ``--baseline FOLDER``, another checkout, e.g. main, run from
+that folder; with ``--installed PYTHON``, the package installed in another
+environment), trec_eval and Python itself, and the total of ``python -X
+importtime`` (the sum of every module's own import time).
+
 For each measure set (``-m all_trec`` and ``-m map -m ndcg_cut.10``) it
 prints the best wall time of ``--repeat`` runs (with the CPU time of that
 run) and the peak resident memory of the process, and checks that
@@ -19,6 +27,7 @@ both compute, per query with -q).
 Usage::
 
     python benchmarks/bench_cli.py [--trec-eval PATH] [--repeat 3]
+        [--baseline /work/main] [--installed VENV/bin/python] [--startup-only]
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,7 +150,22 @@ def main():
     parser.add_argument("--qrels-per-query", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", help="folder for the generated files (kept)")
+    parser.add_argument("--startup-runs", type=int, default=10)
+    parser.add_argument(
+        "--baseline", help="another checkout (built) to time start-up against"
+    )
+    parser.add_argument(
+        "--installed",
+        help="the python of another environment with the package installed "
+        "(a regular, not editable, install) to time start-up in too",
+    )
+    parser.add_argument(
+        "--startup-only", action="store_true", help="skip the large files"
+    )
     args = parser.parse_args()
+    _startup(args.trec_eval, args.startup_runs, args.baseline, args.installed)
+    if args.startup_only:
+        return
     folder = Path(args.data or tempfile.mkdtemp(prefix="bench_cli_"))
     folder.mkdir(parents=True, exist_ok=True)
     qrels, run = generate(folder, args.queries, args.docs, args.qrels_per_query)
@@ -159,7 +184,6 @@ def main():
         tools["pytrec_eval"] = None
     except ImportError:
         print("pytrec_eval: not timed (pip install pytrec-eval-terrier)")
-    _startup(tools, args.repeat)
     print(f"{'measures':<16} {'tool':<14} {'wall s':>8} {'CPU s':>7} {'peak MiB':>9}")
     for name, measures in MEASURE_SETS.items():
         outputs, figures = {}, {}
@@ -183,21 +207,109 @@ def main():
             )
 
 
-def _startup(tools, repeat):
-    """trec_eval's regression files (tests/data/trec_eval), -m all_trec -q:
-    start-up dominates; Python's own start with numpy for scale."""
+SMALL = {
+    "-m all_trec -q qrels.test results.test (out.test.aq)": [
+        "-q",
+        "-m",
+        "all_trec",
+        "qrels.test",
+    ],
+    "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test (out.test.aql)": [
+        "-q",
+        "-m",
+        "all_trec",
+        "-mrelstring.20",
+        "-l2",
+        "qrels.rel_level",
+    ],
+    "-m map -m ndcg_cut.10 qrels.test results.test": [
+        "-m",
+        "map",
+        "-m",
+        "ndcg_cut.10",
+        "qrels.test",
+    ],
+    "--help": ["--help"],
+}
+
+
+def _run(command, cwd=ROOT):
+    """Wall seconds of one run (output discarded)."""
+    start = time.perf_counter()
+    subprocess.run(
+        command,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
+    return time.perf_counter() - start
+
+
+def _import_total(command, cwd):
+    """Seconds of every module's own import time (``-X importtime``)."""
+    done = subprocess.run(
+        [command[0], "-X", "importtime", *command[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    total = 0
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            total += int(line.split(":", 1)[1].split("|")[0])
+    return total / 1e6
+
+
+def _startup(trec_eval, runs, baseline, installed):
+    """trec_eval's regression commands, plain measures and --help on the
+    small files: start-up dominates. Each program's runs are interleaved
+    with the others' (the load of a shared machine changes), after one run
+    not timed (which writes the bytecode cache, if it may)."""
     data = ROOT / "tests" / "data" / "trec_eval"
-    files = [str(data / "qrels.test"), str(data / "results.test")]
-    commands = {
-        name: [*command, "-q", "-m", "all_trec", *files]
-        for name, command in tools.items()
-        if command is not None
-    }
-    commands["python -c 'import numpy'"] = [sys.executable, "-c", "import numpy"]
-    print(f"small files (qrels.test, results.test; best of {repeat * 5}):")
-    for name, command in commands.items():
-        wall, cpu, peak, _ = timed(command, repeat * 5)
-        print(f"  {name:<26} {wall:>6.3f} s wall {cpu:>6.3f} s CPU {peak:>5.0f} MiB")
+    programs = {"sklearn-rankk": ([sys.executable, "-m", "sklearn_rankk"], ROOT)}
+    if baseline:
+        programs[f"sklearn-rankk of {baseline}"] = (
+            [sys.executable, "-m", "sklearn_rankk"],
+            Path(baseline),
+        )
+    if installed:
+        programs[f"sklearn-rankk installed ({installed})"] = (
+            [installed, "-m", "sklearn_rankk"],
+            Path(tempfile.gettempdir()),
+        )
+    cache = "off" if sys.dont_write_bytecode else "on"
+    print(
+        f"small files (tests/data/trec_eval): median wall s of {runs} runs, "
+        f"interleaved; -X importtime total s; bytecode cache {cache} "
+        f"(PYTHONDONTWRITEBYTECODE makes every run compile the package's "
+        f"sources, as no installed package does)"
+    )
+    for what, args in SMALL.items():
+        argv = [*args]
+        if args[-1] != "--help":
+            argv = [*args[:-1], str(data / args[-1]), str(data / "results.test")]
+        commands = {name: ([*pre, *argv], cwd) for name, (pre, cwd) in programs.items()}
+        if trec_eval and args[-1] != "--help":
+            commands["trec_eval"] = ([trec_eval, *argv], ROOT)
+        walls = {name: [] for name in commands}
+        for command, cwd in commands.values():
+            _run(command, cwd)
+        for _ in range(runs):
+            for name, (command, cwd) in commands.items():
+                walls[name].append(_run(command, cwd))
+        print(f"  {what}")
+        for name, (command, cwd) in commands.items():
+            imports = ""
+            if name != "trec_eval":
+                imports = f"   (importtime {_import_total(command, cwd):.3f})"
+            print(f"    {name:<48} {statistics.median(walls[name]):>6.3f}{imports}")
+    for code in ("pass", "import numpy"):
+        wall = statistics.median(
+            _run([sys.executable, "-c", code]) for _ in range(runs)
+        )
+        print(f"  {f'python -c {code!r}':<50} {wall:>6.3f}")
 
 
 def _same(outputs):

@@ -5,38 +5,40 @@ Every metric takes ``(y_true, y_score, *, k=...)`` with 2-D score matrices
 rows, or the value of every row with ``average=None``.
 """
 
-from typing import TYPE_CHECKING
+from ._core.registry import METRICS as _METRICS
 
-from . import _api
-from ._api import *  # noqa: F403  (one function per metric of the registry)
-from ._beyond import (
-    average_popularity_at_k,
-    catalog_coverage_at_k,
-    entropy_at_k,
-    gini_index_at_k,
-    item_exposure,
-    long_tail_share_at_k,
-    novelty_at_k,
-)
-from ._core.ranking import num_threads, set_num_threads
-from ._diversity import (
-    alpha_ndcg_at_k,
-    err_ia_at_k,
-    intent_aware_precision_at_k,
-    nerr_ia_at_k,
-    subtopic_recall_at_k,
-)
-from ._io.evaluate import evaluate, from_qrels_and_run
-from ._io.lists import from_id_lists
-from ._io.trec import from_trec, read_trec_qrels, read_trec_run
+# typing.TYPE_CHECKING without importing typing (a few milliseconds of the
+# command line's start); type checkers read the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
+    from ._api import *  # noqa: F403  (one function per metric of the registry)
+    from ._beyond import (
+        average_popularity_at_k,
+        catalog_coverage_at_k,
+        entropy_at_k,
+        gini_index_at_k,
+        item_exposure,
+        long_tail_share_at_k,
+        novelty_at_k,
+    )
     from ._compare import SystemComparison, compare_systems
+    from ._core.ranking import num_threads, set_num_threads
     from ._display import (
         InterpolatedPrecisionRecallDisplay,
         PerQueryDifferenceDisplay,
         RankingCurveDisplay,
     )
+    from ._diversity import (
+        alpha_ndcg_at_k,
+        err_ia_at_k,
+        intent_aware_precision_at_k,
+        nerr_ia_at_k,
+        subtopic_recall_at_k,
+    )
+    from ._io.evaluate import evaluate, from_qrels_and_run
+    from ._io.lists import from_id_lists
+    from ._io.trec import from_trec, read_trec_qrels, read_trec_run
     from ._parallel.accumulator import RankingAccumulator
     from ._parallel.exposure import ExposureAccumulator
     from ._report import (
@@ -66,11 +68,35 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
         random_baseline_test,
     )
 
-# Names whose modules import scikit-learn, scipy or matplotlib, or that the
-# command line does not need (reports, comparisons): imported on first use
-# (PEP 562), so that ``import sklearn_rankk``, the command line and the TREC
-# readers start in a fraction of a second.
+# Every public name is imported on first use (PEP 562): the metric functions
+# and the readers with numpy, the others with scikit-learn, scipy or
+# matplotlib, so that ``import sklearn_rankk`` and the command line (which
+# imports the package first) import none of them: the command line evaluates
+# trec_eval's small files in the time numpy takes to import.
+#: The metric functions of the registry (``_api.__all__``).
+_API_NAMES = tuple(metric.function_name for metric in _METRICS.values())
 _LAZY = {
+    "_api": _API_NAMES,
+    "_beyond": (
+        "average_popularity_at_k",
+        "catalog_coverage_at_k",
+        "entropy_at_k",
+        "gini_index_at_k",
+        "item_exposure",
+        "long_tail_share_at_k",
+        "novelty_at_k",
+    ),
+    "_core.ranking": ("num_threads", "set_num_threads"),
+    "_diversity": (
+        "alpha_ndcg_at_k",
+        "err_ia_at_k",
+        "intent_aware_precision_at_k",
+        "nerr_ia_at_k",
+        "subtopic_recall_at_k",
+    ),
+    "_io.evaluate": ("evaluate", "from_qrels_and_run"),
+    "_io.lists": ("from_id_lists",),
+    "_io.trec": ("from_trec", "read_trec_qrels", "read_trec_run"),
     "_compare": ("SystemComparison", "compare_systems"),
     "_report": (
         "InterpolatedPrecisionRecall",
@@ -111,7 +137,21 @@ _LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in name
 
 def __getattr__(name):
     module = _LAZY_MODULE.get(name)
-    if module == "_compare":
+    if module == "_api":
+        from . import _api as found
+    elif module == "_beyond":
+        from . import _beyond as found
+    elif module == "_core.ranking":
+        from ._core import ranking as found
+    elif module == "_diversity":
+        from . import _diversity as found
+    elif module == "_io.evaluate":
+        from ._io import evaluate as found
+    elif module == "_io.lists":
+        from ._io import lists as found
+    elif module == "_io.trec":
+        from ._io import trec as found
+    elif module == "_compare":
         from . import _compare as found
     elif module == "_report":
         from . import _report as found
@@ -175,7 +215,7 @@ __all__ = [
     "num_threads",
     "set_num_threads",
     "show_versions",
-    *_api.__all__,
+    *_API_NAMES,
     # beyond-accuracy measures (_beyond.py, _parallel/exposure.py)
     "ExposureAccumulator",
     "item_exposure",

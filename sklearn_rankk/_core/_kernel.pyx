@@ -23,7 +23,27 @@ from libcpp cimport bool as cbool
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
-import numpy as np
+from cpython cimport array as carray
+import array
+
+
+class _Numpy:
+    """numpy, imported by the first function that uses it: the command line
+    evaluates TREC files through this module without numpy (its import takes
+    longer than trec_eval's whole run on small files)."""
+
+    def __getattr__(self, name):
+        import numpy
+
+        globals()["np"] = numpy  # later look-ups find numpy itself
+        return getattr(numpy, name)
+
+
+np = _Numpy()
+
+# Templates of the numpy-free outputs (array.array of int64 and float64).
+cdef carray.array _INT64_TEMPLATE = array.array("q")
+cdef carray.array _FLOAT64_TEMPLATE = array.array("d")
 
 cdef extern from "request.hpp" namespace "rankk" nogil:
     # The codes, defined in request.hpp only: each enum is a Python IntEnum
@@ -199,13 +219,36 @@ for _codes in (Formula, FormulaReads, Denominator, KCode, Ties, RowFlag, RowCoun
     globals().update({_name: int(_code) for _name, _code in _codes.__members__.items()})
 del _codes
 
-_SCORE_TYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1}
-_REL_TYPES = {
-    np.dtype(t): i
-    for i, t in enumerate(("u1", "i1", "i2", "i4", "i8", "u2", "u4", "u8", "f4", "f8"))
-}
-RELEVANCE_DTYPES = frozenset(_REL_TYPES)
-SCORE_DTYPES = frozenset(_SCORE_TYPES)
+cdef dict _tables = {}
+
+
+def _dtype_tables():
+    """numpy's dtypes the kernel takes (made on first use, with numpy)."""
+    if not _tables:
+        scores = {np.dtype(np.float32): 0, np.dtype(np.float64): 1}
+        relevance = {
+            np.dtype(t): i
+            for i, t in enumerate(("u1", "i1", "i2", "i4", "i8", "u2", "u4", "u8", "f4",
+                                   "f8"))
+        }
+        _tables.update(
+            score=scores,
+            relevance=relevance,
+            SCORE_DTYPES=frozenset(scores),
+            RELEVANCE_DTYPES=frozenset(relevance),
+            REQUEST_DTYPE=np.dtype(_REQUEST_FIELDS),
+        )
+    return _tables
+
+
+def __getattr__(name):
+    """``SCORE_DTYPES``, ``RELEVANCE_DTYPES`` and ``REQUEST_DTYPE`` (numpy
+    objects, made on first use)."""
+    if name in ("SCORE_DTYPES", "RELEVANCE_DTYPES", "REQUEST_DTYPE"):
+        value = _dtype_tables()[name]
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sklearn_rankk._core._kernel' has no attribute {name!r}")
 
 
 def max_threads():
@@ -322,7 +365,7 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
         y = y.view(np.uint8)
     if not (scores.flags.c_contiguous and y.flags.c_contiguous):
         raise ValueError("scores and y must be C-contiguous.")
-    if scores.dtype not in _SCORE_TYPES or y.dtype not in _REL_TYPES:
+    if scores.dtype not in _dtype_tables()["score"] or y.dtype not in _dtype_tables()["relevance"]:
         raise TypeError(f"unsupported dtypes {scores.dtype}, {y.dtype}.")
     cdef int64_t n_rows
     cdef const int64_t* off = NULL
@@ -345,7 +388,7 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
     out, empty, flags = _outputs(n_rows, n_cols, req.size())
     if n_rows == 0:
         return out, empty, flags
-    cdef int32_t st = _SCORE_TYPES[scores.dtype], rt = _REL_TYPES[y.dtype]
+    cdef int32_t st = _dtype_tables()["score"][scores.dtype], rt = _dtype_tables()["relevance"][y.dtype]
     cdef const void* sp = _data(scores)
     cdef const void* yp = _data(y)
     cdef double* op = <double*> <size_t> out.ctypes.data
@@ -366,7 +409,7 @@ def evaluate_csr(scores, indptr, indices, data, int64_t row_offset, requests,
     """
     if scores.ndim != 2 or not scores.flags.c_contiguous:
         raise ValueError("scores must be a C-contiguous 2-D array.")
-    if scores.dtype not in _SCORE_TYPES:
+    if scores.dtype not in _dtype_tables()["score"]:
         raise TypeError(f"unsupported dtype {scores.dtype}.")
     for name, arr, dtype in (("indptr", indptr, np.int64), ("indices", indices, np.int64),
                              ("data", data, np.float64)):
@@ -380,7 +423,7 @@ def evaluate_csr(scores, indptr, indices, data, int64_t row_offset, requests,
     out, empty, flags = _outputs(n_rows, n_cols, req.size())
     if n_rows == 0:
         return out, empty, flags
-    cdef int32_t st = _SCORE_TYPES[scores.dtype]
+    cdef int32_t st = _dtype_tables()["score"][scores.dtype]
     cdef const void* sp = _data(scores)
     cdef const int64_t* ip = <const int64_t*> _data(indptr)
     cdef const int64_t* ix = <const int64_t*> _data(indices) if indices.shape[0] else NULL
@@ -399,7 +442,7 @@ def top_k(scores, int64_t K, bint later_first=False):
     Returns (values, columns, left-out tied items, NaN seen), ranks in order.
     """
     scores = np.ascontiguousarray(scores)
-    if scores.dtype not in _SCORE_TYPES or scores.ndim != 2:
+    if scores.dtype not in _dtype_tables()["score"] or scores.ndim != 2:
         raise TypeError("scores must be a 2-D float32 or float64 array.")
     cdef int64_t n = scores.shape[0], m = scores.shape[1]
     if not 1 <= K <= m:
@@ -408,7 +451,7 @@ def top_k(scores, int64_t K, bint later_first=False):
     cols = np.empty((n, K), dtype=np.int64)
     outside = np.empty(n, dtype=np.int64)
     nan = np.empty(n, dtype=np.uint8)
-    cdef int32_t st = _SCORE_TYPES[scores.dtype]
+    cdef int32_t st = _dtype_tables()["score"][scores.dtype]
     cdef const void* sp = _data(scores)
     cdef double* vp = <double*> <size_t> values.ctypes.data
     cdef int64_t* cp = <int64_t*> <size_t> cols.ctypes.data
@@ -420,30 +463,32 @@ def top_k(scores, int64_t K, bint later_first=False):
     return values, cols, outside, nan.astype(bool)
 
 
-REQUEST_DTYPE = np.dtype([
-    ("formula", np.int32),
-    ("denominator", np.int32),
-    ("exponential", np.int32),
-    ("curve", np.int32),
-    ("k", np.int64),
-    ("col", np.int64),
-    ("log_base", np.float64),
-    ("beta", np.float64),
-    ("level", np.float64),
-    ("levels", np.uint64),  # address of ELEVEN_PT's float64 levels
-    ("n_levels", np.int64),
-    ("p", np.float64),
-    ("u_tp", np.float64),
-    ("u_fp", np.float64),
-    ("u_fn", np.float64),
-    ("u_tn", np.float64),
-    ("max_grade", np.float64),
-    ("gain_grades", np.uint64),  # address of the gain map's float64 grades
-    ("gain_values", np.uint64),  # and of their gains
-    ("n_gain", np.int64),
-    ("disc", np.uint64),  # address of the float64 discounts of ranks 1..n_disc
-    ("n_disc", np.int64),
-])
+# The fields of request.hpp's Request, for REQUEST_DTYPE (a numpy structured
+# dtype) and the dicts of evaluate_segments.
+_REQUEST_FIELDS = [
+    ("formula", "int32"),
+    ("denominator", "int32"),
+    ("exponential", "int32"),
+    ("curve", "int32"),
+    ("k", "int64"),
+    ("col", "int64"),
+    ("log_base", "float64"),
+    ("beta", "float64"),
+    ("level", "float64"),
+    ("levels", "uint64"),  # address of ELEVEN_PT's float64 levels
+    ("n_levels", "int64"),
+    ("p", "float64"),
+    ("u_tp", "float64"),
+    ("u_fp", "float64"),
+    ("u_fn", "float64"),
+    ("u_tn", "float64"),
+    ("max_grade", "float64"),
+    ("gain_grades", "uint64"),  # address of the gain map's float64 grades
+    ("gain_values", "uint64"),  # and of their gains
+    ("n_gain", "int64"),
+    ("disc", "uint64"),  # address of the float64 discounts of ranks 1..n_disc
+    ("n_disc", "int64"),
+]
 
 
 # -- TREC files -----------------------------------------------------------------
@@ -533,7 +578,7 @@ cdef str _view_str(string_view v):
 
 
 def join_trec_files(qrels, run, bint complete, bint mark_unjudged, max_retrieved,
-                    bint judged_only):
+                    bint judged_only, bint lite=False):
     """A qrels file and a run (their bytes) joined query by query in C++.
 
     Returns a dict: ``"y_true"`` (int64), ``"y_score"`` (float64) and
@@ -544,6 +589,8 @@ def join_trec_files(qrels, run, bint complete, bint mark_unjudged, max_retrieved
     file, a tuple: ``("utf-8", kind, line)``, ``("error", kind, line,
     message)``, ``("duplicate", kind, line, docno, qid)`` or ``("none",
     run queries, judged queries)``; kind is ``"qrels"`` or ``"run"``.
+    ``lite``: the three arrays are ``array.array`` (``"q"``, ``"d"``,
+    ``"q"``) instead of numpy arrays, and numpy is not imported.
     """
     cdef TrecJoin join
     cdef const unsigned char[::1] q_buf = qrels
@@ -569,12 +616,23 @@ def join_trec_files(qrels, run, bint complete, bint mark_unjudged, max_retrieved
     join.select(complete)
     cdef size_t n_rows = join.row_qid.size(), cap = join.capacity()
     cdef size_t room = cap if cap else 1
-    y_true = np.empty(room, dtype=np.int64)
-    y_score = np.empty(room, dtype=np.float64)
-    offsets = np.empty(n_rows + 1, dtype=np.int64)
-    cdef int64_t* tp = <int64_t*> <size_t> y_true.ctypes.data
-    cdef double* sp = <double*> <size_t> y_score.ctypes.data
-    cdef int64_t* op = <int64_t*> <size_t> offsets.ctypes.data
+    cdef int64_t* tp
+    cdef double* sp
+    cdef int64_t* op
+    if lite:
+        y_true = carray.clone(_INT64_TEMPLATE, room, zero=False)
+        y_score = carray.clone(_FLOAT64_TEMPLATE, room, zero=False)
+        offsets = carray.clone(_INT64_TEMPLATE, n_rows + 1, zero=False)
+        tp = <int64_t*> (<carray.array> y_true).data.as_voidptr
+        sp = <double*> (<carray.array> y_score).data.as_voidptr
+        op = <int64_t*> (<carray.array> offsets).data.as_voidptr
+    else:
+        y_true = np.empty(room, dtype=np.int64)
+        y_score = np.empty(room, dtype=np.float64)
+        offsets = np.empty(n_rows + 1, dtype=np.int64)
+        tp = <int64_t*> <size_t> y_true.ctypes.data
+        sp = <double*> <size_t> y_score.ctypes.data
+        op = <int64_t*> <size_t> offsets.ctypes.data
     cdef int64_t m = -1 if max_retrieved is None else max_retrieved
     cdef int64_t n_out
     with nogil:
@@ -584,9 +642,14 @@ def join_trec_files(qrels, run, bint complete, bint mark_unjudged, max_retrieved
                 _view_str(join.dup_doc), _view_str(join.qids.strings[join.dup_qid]))
     if n_rows == 0:
         return ("none", join.n_run_queries, join.n_judged_queries)
+    if lite:
+        carray.resize(y_true, n_out)
+        carray.resize(y_score, n_out)
+    else:
+        y_true, y_score = y_true[:n_out], y_score[:n_out]
     return {
-        "y_true": y_true[:n_out],
-        "y_score": y_score[:n_out],
+        "y_true": y_true,
+        "y_score": y_score,
         "offsets": offsets,
         "qids": [_view_str(join.qids.strings[q]) for q in join.row_qid],
         "left_out": [_view_str(join.qids.strings[q]) for q in join.left_out],
@@ -604,7 +667,8 @@ def format_lines(list qids, list heads, list columns):
 
     ``columns``: one per head, each a float64 array (printed ``%6.4f``, as
     trec_eval's printf does), an int64 array (printed as an integer) or a
-    list of str (printed as given).
+    list of str (printed as given); numpy arrays or ``array.array`` of
+    type ``"d"`` or ``"q"``.
     """
     cdef Py_ssize_t n_rows = len(qids), n_cols = len(heads), i, j
     cdef string out
@@ -627,6 +691,16 @@ def format_lines(list qids, list heads, list columns):
             kind.push_back(2)
             texts.append([t.encode("utf-8") for t in c])
             c = None
+        elif isinstance(c, array.array):  # the command line's numpy-free columns
+            if c.typecode not in ("q", "d"):
+                raise TypeError("an array.array column must be of type 'q' or 'd'.")
+            # (not one push_back of a conditional: Cython 3 gives its temporary
+            # the type of kind.back(), a reference)
+            if c.typecode == "q":
+                kind.push_back(1)
+            else:
+                kind.push_back(0)
+            texts.append(None)
         elif c.dtype == np.int64:
             kind.push_back(1)
             c = np.ascontiguousarray(c)
@@ -636,8 +710,14 @@ def format_lines(list qids, list heads, list columns):
             c = np.ascontiguousarray(c, dtype=np.float64)
             texts.append(None)
         kept.append(c)
-        floats.push_back(<const double*> _data(c) if kind.back() == 0 and n_rows else NULL)
-        ints.push_back(<const int64_t*> _data(c) if kind.back() == 1 and n_rows else NULL)
+        if c is None or not n_rows:
+            address = 0
+        elif isinstance(c, array.array):
+            address = c.buffer_info()[0]
+        else:
+            address = c.ctypes.data
+        floats.push_back(<const double*> <size_t> address if kind.back() == 0 else NULL)
+        ints.push_back(<const int64_t*> <size_t> address if kind.back() == 1 else NULL)
     cdef bytes text
     for i in range(n_rows):
         for j in range(n_cols):
@@ -703,15 +783,21 @@ def trec_relstrings(const int64_t[::1] y_true, const double[::1] y_score,
 
 
 def trec_counts(const int64_t[::1] y_true, const double[::1] y_score,
-                const int64_t[::1] offsets, int64_t level):
+                const int64_t[::1] offsets, int64_t level, bint lite=False):
     """trec_eval's counts of each segment: retrieved (score above -inf),
     relevant (grade >= level), relevant retrieved, and judged (grade >= 0)
-    non-relevant retrieved."""
+    non-relevant retrieved (int64 numpy arrays; with ``lite``,
+    ``array.array`` of type ``"q"``)."""
     cdef Py_ssize_t n_rows = offsets.shape[0] - 1, r, i
-    ret = np.zeros(n_rows, dtype=np.int64)
-    rel = np.zeros(n_rows, dtype=np.int64)
-    rel_ret = np.zeros(n_rows, dtype=np.int64)
-    nonrel_ret = np.zeros(n_rows, dtype=np.int64)
+    if lite:
+        ret, rel, rel_ret, nonrel_ret = (
+            carray.clone(_INT64_TEMPLATE, n_rows, zero=True) for _ in range(4)
+        )
+    else:
+        ret = np.zeros(n_rows, dtype=np.int64)
+        rel = np.zeros(n_rows, dtype=np.int64)
+        rel_ret = np.zeros(n_rows, dtype=np.int64)
+        nonrel_ret = np.zeros(n_rows, dtype=np.int64)
     cdef int64_t[::1] c_ret = ret, c_rel = rel, c_rel_ret = rel_ret
     cdef int64_t[::1] c_nonrel_ret = nonrel_ret
     cdef bint retrieved, relevant
@@ -725,6 +811,45 @@ def trec_counts(const int64_t[::1] y_true, const double[::1] y_score,
                 c_rel_ret[r] += relevant and retrieved
                 c_nonrel_ret[r] += (not relevant) and y_true[i] >= 0 and retrieved
     return ret, rel, rel_ret, nonrel_ret
+def evaluate_segments(const double[::1] scores, const int64_t[::1] y,
+                      const int64_t[::1] offsets, list requests, int64_t n_cols,
+                      int ties, double threshold, int n_threads):
+    """:func:`evaluate_aligned` on segments of flat float64 scores and int64
+    grades in any buffer (``array.array``), without numpy: the command
+    line's evaluation of TREC files.
+
+    ``requests``: one dict per request with every field of request.hpp's
+    ``Request`` (``_REQUEST_FIELDS``; the array fields are addresses).
+    Returns ``(values, empty, flags)``: an ``array.array("d")`` of
+    ``n_rows * n_cols`` values, row by row; ``bytes`` of ``n_rows *
+    n_requests`` empty marks, row by row; ``bytes`` of ``n_rows`` flags.
+    """
+    cdef int64_t n_rows = offsets.shape[0] - 1, r
+    if n_rows < 0 or scores.shape[0] != y.shape[0]:
+        raise ValueError("offsets do not describe segments of scores and y.")
+    for r in range(n_rows):
+        if offsets[r] < 0 or offsets[r + 1] < offsets[r]:
+            raise ValueError("offsets do not describe segments of scores and y.")
+    if n_rows and offsets[n_rows] > scores.shape[0]:
+        raise ValueError("offsets do not describe segments of scores and y.")
+    cdef vector[Request] req = _requests(requests)
+    cdef Plan plan = _plan(req, ties, threshold, n_threads, n_cols)
+    cdef carray.array out = carray.clone(_FLOAT64_TEMPLATE, n_rows * n_cols, zero=False)
+    empty = bytearray(n_rows * req.size())
+    flags = bytearray(n_rows)
+    if n_rows == 0:
+        return out, bytes(empty), bytes(flags)
+    cdef const void* sp = <const void*> &scores[0] if scores.shape[0] else NULL
+    cdef const void* yp = <const void*> &y[0] if y.shape[0] else NULL
+    cdef double* op = <double*> out.data.as_voidptr
+    cdef uint8_t* ep = <uint8_t*> (<char*> empty) if req.size() else NULL
+    cdef uint8_t* fp = <uint8_t*> (<char*> flags)
+    with nogil:
+        # score type 1: float64; relevance type 4: int64 (_dtype_tables' order)
+        c_evaluate_aligned(1, 4, sp, yp, &offsets[0], 0, n_rows, plan, op, ep, fp)
+    return out, bytes(empty), bytes(flags)
+
+
 # -- Beyond-accuracy measures: item exposure (exposure.hpp) ---------------------
 
 cdef extern from "exposure.hpp" namespace "rankk" nogil:
@@ -764,7 +889,7 @@ def exposure(scores, int64_t k, bint later_first, weights, values, int n_threads
     """
     if scores.ndim != 2 or not scores.flags.c_contiguous:
         raise ValueError("scores must be a C-contiguous 2-D array.")
-    if scores.dtype not in _SCORE_TYPES:
+    if scores.dtype not in _dtype_tables()["score"]:
         raise TypeError(f"unsupported dtype {scores.dtype}.")
     cdef int64_t n_rows = scores.shape[0], m = scores.shape[1]
     if k < 1 or m < 1:
@@ -782,7 +907,7 @@ def exposure(scores, int64_t k, bint later_first, weights, values, int n_threads
     length = np.zeros(n_rows, dtype=np.float64)
     sums = np.zeros((n_rows, n_values), dtype=np.float64)
     flags = np.zeros(n_rows, dtype=np.uint8)
-    cdef int32_t st = _SCORE_TYPES[scores.dtype]
+    cdef int32_t st = _dtype_tables()["score"][scores.dtype]
     cdef const void* sp = _data(scores)
     cdef const double* wp = <const double*> _data(weights) if weights is not None else NULL
     cdef const double* vp = <const double*> _data(values) if n_values else NULL

@@ -27,7 +27,15 @@ from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid
 from .ranking import compile_requests, evaluate, relevant_grades
-from .registry import AVERAGE_COUNTS, METRICS, PARAMS, ROW_COUNT, parse_scorer_name
+from .registry import AVERAGE_COUNTS, METRICS, ROW_COUNT
+from .requests import (  # noqa: F401  (re-exported: the engine's requests)
+    MIN_GEO_MEAN,
+    Request,
+    check_params,
+    is_default_param,
+    make_request,
+    requests_for_names,
+)
 from .validation import (
     AVERAGE_OPTIONS,
     INF_GRADES,
@@ -37,220 +45,15 @@ from .validation import (
     RankingInput,
     check_bool,
     check_exponential_gain,
-    check_gain_map,
     check_inputs,
-    check_k,
     check_max_grade,
     check_option,
-    check_option_or_callable,
     check_real,
     check_sample_weight,
     check_zero_division,
     is_dask,
     largest_grade,
 )
-
-# --------------------------------------------------------------------------
-# Requests
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Request:
-    """One metric at one cut-off, with its own parameters.
-
-    Build it with :func:`make_request`, which validates it.
-
-    Attributes
-    ----------
-    metric : Metric
-        The registry entry.
-    k : int or None
-        Cut-off; None for the whole row (and for R-precision, cut at |R|).
-        For a curve, the largest cut-off (None: the row length).
-    params : tuple of (str, object)
-        The metric's own parameters, validated, every one present.
-    curve : bool
-        Whether the request is for the value at every cut-off ``1 .. k``.
-    negate : bool
-        Whether its values are negated (a scorer of a loss, ``"neg_..."``):
-        :func:`with_undefined` negates them, after ``zero_division``.
-    relevance_threshold : float or None
-        The request's own relevance threshold (ir_measures' ``P(rel=2)@5``:
-        1); None takes the ``relevance_threshold`` of the call.
-        :func:`row_values` makes one kernel pass per distinct threshold.
-    """
-
-    metric: object
-    k: int | None
-    params: tuple = ()
-    curve: bool = False
-    negate: bool = False
-    relevance_threshold: float | None = None
-
-    @property
-    def options(self):
-        return dict(self.params)
-
-    @property
-    def key(self):
-        """The scorer name (``"ndcg@10"``; ``"precision@k"`` for a curve)."""
-        prefix = "neg_" if self.negate else ""
-        if self.curve:
-            return f"{prefix}{self.metric.name}@k"
-        return prefix + self.metric.scorer_name(self.k)
-
-
-def check_params(metric, params):
-    """The metric's own parameters, validated, defaults filled in.
-
-    ``params`` may hold only parameters of ``metric``.
-    """
-    extra = set(params) - set(metric.param_names)
-    if extra:
-        raise TypeError(
-            f"{sorted(extra)} do not apply to {metric.name!r}; it takes "
-            f"{list(metric.param_names) or 'no metric-specific parameters'}."
-        )
-    out = {}
-    for p in metric.params:
-        value = params.get(p.name, p.default)
-        if p.gain_map:
-            value = check_gain_map(value, p.name)
-        elif p.choices is not None and p.callable_ok:
-            value = check_option_or_callable(value, p.name, p.choices)
-        elif p.choices is not None:
-            value = check_option(value, p.name, p.choices)
-        elif p.sequence:
-            value = _check_reals(value, p)
-        elif value is None and p.none_ok:
-            pass
-        else:
-            value = _check_one_real(value, p.name, p)
-        out[p.name] = value
-    if out.get("gains") is not None and out.get("gain") == "exponential":
-        raise ValueError(
-            'gains (a gain map) and gain="exponential" cannot be combined: the '
-            "map gives each grade its gain; write 2**grade - 1 into it instead."
-        )
-    return out
-
-
-def _check_one_real(value, name, p):
-    return check_real(
-        value,
-        name,
-        low=p.low,
-        low_inclusive=p.low_inclusive,
-        high=p.high,
-        high_inclusive=p.high_inclusive,
-    )
-
-
-def _check_reals(value, p):
-    """A non-empty sequence of real numbers within the parameter's bounds."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-        raise TypeError(
-            f"{p.name} must be a non-empty sequence of real numbers; got "
-            f"{type(value).__name__}."
-        )
-    if len(value) == 0:
-        raise ValueError(f"{p.name} must not be empty.")
-    return tuple(_check_one_real(v, f"{p.name}[{i}]", p) for i, v in enumerate(value))
-
-
-def is_default_param(name, value):
-    """Whether ``value`` is the default of the metric parameter ``name``.
-
-    A caller that takes metric parameters for several metrics passes a
-    non-default value only to the metrics it applies to, and reports one
-    that applies to none of them.
-    """
-    default = PARAMS[name].default
-    return isinstance(value, type(default)) and value == default
-
-
-def make_request(
-    metric,
-    k=None,
-    params=None,
-    *,
-    curve=False,
-    caller=None,
-    negate=False,
-    relevance_threshold=None,
-):
-    """A validated :class:`Request`.
-
-    ``caller`` names the function in messages about ``k`` (the metric's
-    public function by default); ``negate`` asks for the negated values;
-    ``relevance_threshold``, the request's own threshold (None: the call's).
-    ``params`` may also hold ``"relevance_threshold"`` (a scorer's
-    description of a metric carries it there).
-    """
-    params = dict(params or {})
-    relevance_threshold = params.pop("relevance_threshold", relevance_threshold)
-    if relevance_threshold is not None:
-        relevance_threshold = check_real(relevance_threshold, "relevance_threshold")
-    if metric.needs_k or curve:
-        k = check_k(
-            k,
-            allow_none=metric.allow_k_none or curve,
-            metric=caller or metric.function_name,
-            name="k_max" if curve else "k",
-            none_ok_for=[m.name for m in METRICS.values() if m.allow_k_none],
-        )
-    elif k is not None:
-        raise TypeError(
-            f"{metric.function_name} has no cut-off k (it cuts each row at its "
-            f"number of relevant items); got k={k!r}."
-        )
-    checked = check_params(metric, params)
-    for p in metric.params:
-        if p.whole_row_only and checked[p.name] is not None and k is not None:
-            raise ValueError(
-                f"{p.name} applies to the whole row only: {metric.function_name} "
-                f"needs k=None with {p.name}={checked[p.name]!r}; got k={k!r}."
-            )
-    return Request(
-        metric, k, tuple(sorted(checked.items())), curve, negate, relevance_threshold
-    )
-
-
-def requests_for_names(names, metric_params, *, scorer=False, parse=None):
-    """One :class:`Request` per scorer name (``"ndcg@10"``, ``"map"``).
-
-    Each metric parameter of ``metric_params`` goes to the metrics it
-    applies to; one that applies to none of them is an error. ``scorer``:
-    the names of a scorer, where a loss is ``"neg_<name>@<k>"`` and its
-    values are negated (a report names the loss itself). ``parse(name,
-    signed)`` reads a name into ``(metric, k, the parameters the name sets,
-    its relevance threshold or None)``; by default the registry's scorer
-    names (the measure-name parser of ``_io`` reads ir_measures' names too).
-    """
-    requests = []
-    for name in names:
-        if parse is None:
-            metric, k = parse_scorer_name(name, signed=scorer)
-            named, threshold = {}, None
-        else:
-            metric, k, named, threshold = parse(name, scorer)
-        own = {p: v for p, v in metric_params.items() if p in metric.param_names}
-        own.update(named or {})
-        negate = scorer and not metric.greater_is_better
-        try:
-            requests.append(
-                make_request(
-                    metric, k, own, negate=negate, relevance_threshold=threshold
-                )
-            )
-        except ValueError as exc:  # the cut-off of the name
-            raise ValueError(f"Scorer name {name!r}: {exc}") from None
-    unused = set(metric_params) - {p for r in requests for p in r.metric.param_names}
-    if unused:
-        raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
-    return requests
-
 
 # --------------------------------------------------------------------------
 # Per-row values
@@ -584,11 +387,6 @@ def _curve_name(request, k_max):
     if k_max == 1:
         return first
     return f"{first} to {request.key.replace('@k', f'@{k_max}')}"
-
-
-#: Floor of the values whose geometric mean ``average="gmean"`` takes
-#: (trec_eval's MIN_GEO_MEAN): a sample scoring 0 counts as 1e-5.
-MIN_GEO_MEAN = 1e-5
 
 
 def geometric_mean_of_rows(values, weights):

@@ -11,14 +11,20 @@ rows over threads (:func:`n_threads`).
 
 from __future__ import annotations
 
-import os
-import sys
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _kernel
+from .requests import kernel_fields
+from .threads import (  # noqa: F401  (re-exported: the package's thread control)
+    MIN_CELLS_PER_THREAD,
+    n_threads,
+    num_threads,
+    set_num_threads,
+    threads_for,
+)
+from .threads import usable_cpus as _usable_cpus  # noqa: F401
 from .validation import as_float64_exact
 from .validation import sparse as sp
 
@@ -26,159 +32,6 @@ from .validation import sparse as sp
 #: converted block by block: a block holds ``max(1, BLOCK_CELLS // n_columns)``
 #: rows.
 BLOCK_CELLS = 1 << 20
-
-#: Fewest score cells per thread: smaller inputs use fewer threads (starting
-#: a parallel region costs more than ranking a few thousand scores).
-MIN_CELLS_PER_THREAD = 1 << 15
-
-_threads = {"n": None}
-
-
-def n_threads():
-    """Number of threads the kernel uses.
-
-    The value set by :func:`set_num_threads`; else scikit-learn's rule for
-    its OpenMP code: OpenMP's limit (``OMP_NUM_THREADS``, and
-    ``threadpoolctl.threadpool_limits``, hence joblib's workers under
-    ``GridSearchCV(n_jobs=2)``), capped at the number of CPUs this process
-    may use unless ``OMP_NUM_THREADS`` is set. 1 without OpenMP.
-    """
-    if not _kernel.openmp_enabled():
-        return 1
-    if _threads["n"] is not None:
-        return max(1, min(_threads["n"], _usable_cpus()))
-    limit = _kernel.max_threads()
-    if os.environ.get("OMP_NUM_THREADS"):
-        return max(1, limit)
-    return max(1, min(limit, _usable_cpus()))
-
-
-def _usable_cpus():
-    """CPUs this process may use (cgroup quotas and affinity, as joblib).
-
-    joblib's ``cpu_count(only_physical_cores=True)``; on Linux its rule is
-    followed here without importing joblib (a quarter of a second, as long
-    as the rest of a command-line run): the CPU affinity, the cgroup's CPU
-    quota and ``LOKY_MAX_CPU_COUNT``, else the physical cores.
-    """
-    found = _usable_cpus_linux() if sys.platform == "linux" else None
-    if found is not None:
-        return found
-    from joblib import cpu_count
-
-    return cpu_count(only_physical_cores=True)
-
-
-def _usable_cpus_linux():
-    """joblib's count on Linux (loky's ``cpu_count``), or None if a file it
-    reads is not as expected (joblib then decides)."""
-    try:
-        os_count = os.cpu_count() or 1
-        user = min(
-            len(os.sched_getaffinity(0)),
-            _cgroup_cpus(os_count),
-            int(os.environ.get("LOKY_MAX_CPU_COUNT", os_count)),
-        )
-        if user < os_count:
-            return max(user, 1)
-        if _physical_cores["n"] is None:
-            cores = set()
-            for cpu in os.listdir("/sys/devices/system/cpu"):
-                topology = f"/sys/devices/system/cpu/{cpu}/topology/"
-                if cpu[3:].isdigit() and os.path.isdir(topology):
-                    with open(topology + "physical_package_id") as f:
-                        package = f.read().strip()
-                    with open(topology + "core_id") as f:
-                        cores.add((package, f.read().strip()))
-            _physical_cores["n"] = len(cores)
-        return _physical_cores["n"] if _physical_cores["n"] >= 1 else None
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
-_physical_cores = {"n": None}
-
-
-def _cgroup_cpus(os_count):
-    """The cgroup's CPU bandwidth limit, rounded up (v2, else v1)."""
-    quota = period = None
-    if os.path.exists("/sys/fs/cgroup/cpu.max"):
-        with open("/sys/fs/cgroup/cpu.max") as f:
-            parts = f.read().split()
-        if len(parts) == 2:
-            quota, period = parts
-    if quota is None:
-        v1 = (
-            "/sys/fs/cgroup/cpu/cpu.cfs_quota_us",
-            "/sys/fs/cgroup/cpu/cpu.cfs_period_us",
-        )
-        if not all(os.path.exists(name) for name in v1):
-            return os_count
-        with open(v1[0]) as f:
-            quota = f.read().strip()
-        with open(v1[1]) as f:
-            period = f.read().strip()
-    if quota == "max" or int(quota) <= 0 or int(period) <= 0:
-        return os_count
-    return -(-int(quota) // int(period))
-
-
-def set_num_threads(n):
-    """Set the number of threads of the top-k kernel (None: OpenMP's limit).
-
-    Parameters
-    ----------
-    n : int or None
-        Threads to use; ``None`` restores the default, OpenMP's limit
-        (``OMP_NUM_THREADS``, ``threadpoolctl``).
-
-    Returns
-    -------
-    previous : int or None
-        The previous setting, for restoring it.
-
-    Examples
-    --------
-    >>> from sklearn_rankk import set_num_threads
-    >>> previous = set_num_threads(1)
-    >>> set_num_threads(previous)
-    1
-    """
-    if n is not None and (
-        isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1
-    ):
-        raise ValueError(f"n must be a positive integer or None; got {n!r}.")
-    previous = _threads["n"]
-    _threads["n"] = None if n is None else int(n)
-    return previous
-
-
-@contextmanager
-def num_threads(n):
-    """Context manager: the kernel uses ``n`` threads inside the block.
-
-    Parameters
-    ----------
-    n : int or None
-        As in :func:`set_num_threads`.
-
-    Yields
-    ------
-    None
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_rankk import num_threads, precision_at_k_score
-    >>> with num_threads(1):
-    ...     precision_at_k_score([[1, 0, 1]], [[0.2, 0.9, 0.4]], k=2)
-    0.5
-    """
-    previous = set_num_threads(n)
-    try:
-        yield
-    finally:
-        set_num_threads(previous)
 
 
 def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
@@ -191,20 +44,6 @@ def iter_blocks(n_rows, n_cols, block_cells=BLOCK_CELLS):
 # --------------------------------------------------------------------------
 # Requests as the kernel takes them
 # --------------------------------------------------------------------------
-
-_DENOMINATORS = {
-    "relevant": _kernel.DEN_RELEVANT,
-    "min": _kernel.DEN_MIN,
-    "retrieved": _kernel.DEN_RETRIEVED,
-}
-
-
-# Where a metric without k cuts each row (Metric.row_cut): the kernel's depth.
-_ROW_CUTS = {
-    "n_relevant": _kernel.K_NREL,
-    "n_retrieved": _kernel.K_NRET,
-    "whole": _kernel.K_WHOLE,
-}
 
 
 @dataclass(frozen=True)
@@ -227,15 +66,6 @@ class Compiled:
     n_cols: int
     columns: list
     held: tuple = ()
-
-
-# utility's coefficients -> the kernel's u_tp, u_fp, u_fn, u_tn.
-_UTILITY_DEFAULTS = {
-    "tp_weight": 1.0,
-    "fp_weight": -1.0,
-    "fn_weight": 0.0,
-    "tn_weight": 0.0,
-}
 
 
 def _discount_table(discount, log_base, p, n):
@@ -312,39 +142,19 @@ def compile_requests(requests, n_items, grades=None):
     array = np.zeros(len(requests), dtype=_kernel.REQUEST_DTYPE)
     columns, col, held = [], 0, []
     for row, request in zip(array, requests):
-        metric, options = request.metric, request.options
-        if request.curve:
-            k = request.k or n_items
-        elif not metric.needs_k:
-            k = _ROW_CUTS[metric.row_cut]
-        else:
-            k = request.k or _kernel.K_WHOLE
-        width = k if request.curve else 1
-        row["formula"] = metric.formula
-        row["denominator"] = _DENOMINATORS[options.get("denominator", "relevant")]
-        row["exponential"] = options.get("gain") == "exponential"
-        row["curve"] = request.curve
-        row["k"] = k
-        row["col"] = col
-        row["log_base"] = options.get("log_base", 2)
-        row["beta"] = options.get("beta", 1.0)
-        row["level"] = options.get("multiple", options.get("recall_level", 1.0))
-        if options.get("max_fpr") is not None:  # AUC: the partial area's end
-            row["level"] = options["max_fpr"]
-        if "count" in options:  # COUNT_ROW: which count
-            row["level"] = options["count"]
+        options = request.options
+        fields = kernel_fields(request, n_items, col)
+        k, width = fields["k"], fields.pop("width")
+        for name, value in fields.items():
+            row[name] = value
         if "recall_levels" in options:
             levels = np.ascontiguousarray(options["recall_levels"], dtype=np.float64)
             held.append(levels)
             row["levels"] = levels.ctypes.data
             row["n_levels"] = levels.size
-        row["p"] = options.get("p", 0.9)
-        for coefficient, default in _UTILITY_DEFAULTS.items():
-            row[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
-        max_grade = options.get("max_grade")  # ERR; None: each row's largest grade
-        if metric.formula == _kernel.SDCG:  # SDCG's grade of the ideal list
+        max_grade = options.get("max_grade")
+        if request.metric.formula == _kernel.SDCG:
             max_grade = options.get("max_rel")
-        row["max_grade"] = np.nan if max_grade is None else max_grade
         if options.get("gains") is not None:  # the DCG family's gain map
             if callable(options["gains"]) and max_grade is not None:
                 grades = np.union1d(grades, [float(max_grade)])  # SDCG's max_rel
@@ -372,7 +182,9 @@ def compile_requests(requests, n_items, grades=None):
 
 
 def _threads_for(cells):
-    return max(1, min(n_threads(), cells // MIN_CELLS_PER_THREAD))
+    # (n_threads read here, where a caller may set it: dask's blocks run on
+    # one thread each)
+    return threads_for(cells, n_threads())
 
 
 def _scores_block(block):

@@ -14,6 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import (  # noqa: F401  (re-exported: the checks of the whole package)
+    MAX_K,
+    check_bool,
+    check_gain_map,
+    check_k,
+    check_option,
+    check_option_or_callable,
+    check_real,
+)
+
 ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
 AVERAGE_OPTIONS = ("mean", None, "gmean")
 #: The averages of a metric function that weight each row by a count of its
@@ -95,10 +105,6 @@ def is_row_sliceable(x):
         and isinstance(getattr(x, "dtype", None), np.dtype)
         and all(hasattr(x, a) for a in ("shape", "ndim", "__getitem__"))
     )
-
-
-def _describe(x):
-    return f"{type(x).__name__} {x!r}"
 
 
 def as_array(x, name):
@@ -423,90 +429,6 @@ def check_sample_weight(sample_weight, n_samples):
     return w
 
 
-#: The largest cut-off: beyond, k would not be exact in float64 (P@k divides
-#: by it), and every row is shorter anyway.
-MAX_K = 2**53
-
-
-def check_k(k, *, allow_none, metric, name="k", none_ok_for=()):
-    """A cut-off: an integer in [1, MAX_K], or None where ``allow_none``.
-
-    ``none_ok_for`` names the metrics that accept None, for the message.
-    """
-    if k is None:
-        if allow_none:
-            return None
-        also = (
-            f"; it is only accepted by {', '.join(none_ok_for)}" if none_ok_for else ""
-        )
-        raise ValueError(
-            f"k=None (the whole ranking) is not accepted by {metric}{also}. Pass "
-            f"an integer k >= 1."
-        )
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= 1; got {_describe(k)}.")
-    if k < 1:
-        raise ValueError(f"{name} must be an integer >= 1; got {k}.")
-    if k > MAX_K:
-        raise ValueError(
-            f"{name} must be an integer between 1 and 2**53 "
-            f"({MAX_K}); got {k}, more than any row could hold."
-        )
-    return int(k)
-
-
-def check_option(value, name, options):
-    for opt in options:
-        if value is opt or (isinstance(value, str) and value == opt):
-            return value
-    shown = ", ".join(repr(o) for o in options)
-    raise ValueError(f"{name} must be one of {shown}; got {value!r}.")
-
-
-def check_option_or_callable(value, name, options):
-    """One of ``options``, or a callable (kept as it is)."""
-    if callable(value) and not isinstance(value, str):
-        return value
-    try:
-        return check_option(value, name, options)
-    except ValueError:
-        shown = ", ".join(repr(o) for o in options)
-        raise ValueError(
-            f"{name} must be one of {shown} or a callable; got {value!r}."
-        ) from None
-
-
-def check_gain_map(value, name="gains"):
-    """A gain map: None, a callable, or a mapping of finite grades to finite
-    gains, returned as a tuple of ``(grade, gain)`` float pairs by grade."""
-    if value is None or (callable(value) and not isinstance(value, type)):
-        return value
-    if not hasattr(value, "items"):
-        raise TypeError(
-            f"{name} must be a mapping of grades to gains (e.g. {{1: 3.5, 2: 9}}), "
-            f"a callable of the grade, or None; got {_describe(value)}."
-        )
-    pairs = []
-    for grade, gain in value.items():
-        for what, x in (("grade", grade), ("gain", gain)):
-            if (
-                not isinstance(x, numbers.Real)
-                or isinstance(x, (bool, np.bool_))
-                or not np.isfinite(x)
-            ):
-                raise ValueError(
-                    f"{name} maps grades to gains, both finite real numbers; got "
-                    f"the {what} {x!r} in {{{grade!r}: {gain!r}}}."
-                )
-        if grade < 0:
-            raise ValueError(
-                f"{name}: grade {grade!r} is negative; a negative grade means "
-                f"'not judged' and has no gain."
-            )
-        pairs.append((float(grade), float(gain)))
-    return tuple(sorted(pairs))
-
-
 def check_zero_division(zero_division):
     if isinstance(zero_division, str) and zero_division == "warn":
         return zero_division
@@ -519,29 +441,6 @@ def check_zero_division(zero_division):
         f"zero_division must be one of {', '.join(ZERO_DIVISION_OPTIONS)}; "
         f"got {zero_division!r}."
     )
-
-
-def check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {_describe(value)}.")
-    return bool(value)
-
-
-def check_real(
-    value, name, *, low=None, low_inclusive=True, high=None, high_inclusive=False
-):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {_describe(value)}.")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite; got {value}.")
-    if low is not None and (value < low or (value == low and not low_inclusive)):
-        op = ">=" if low_inclusive else ">"
-        raise ValueError(f"{name} must be {op} {low}; got {value}.")
-    if high is not None and (value > high or (value == high and not high_inclusive)):
-        op = "<=" if high_inclusive else "<"
-        raise ValueError(f"{name} must be {op} {high}; got {value}.")
-    return value
 
 
 def check_inputs(y_true, y_score, sample_weight, *, labels):

@@ -9,6 +9,7 @@ the binary measures, one for nDCG/DCG).
 from __future__ import annotations
 
 import argparse
+import array
 import contextlib
 import dataclasses
 import difflib
@@ -19,9 +20,8 @@ import sys
 import textwrap
 from dataclasses import dataclass
 
-import numpy as np
-
-from .._core import _kernel, engine
+from .._core import _kernel
+from .._core.checks import check_option
 from .._core.registry import (
     TREC_EVAL_COUNTS,
     TREC_EVAL_FAMILIES,
@@ -34,10 +34,10 @@ from .._core.registry import (
     parse_scorer_name,
     scorer_name_forms,
 )
-from .._core.validation import check_option
-from .evaluate import query_values, trec_counts
+from .._core.requests import MIN_GEO_MEAN, check_params, kernel_fields, make_request
+from .._core.threads import threads_for
+from .files import file_rows, is_file, read_bytes
 from .names import parse_ir_measure
-from .trec import read_bytes, trec_rows
 
 # trec_eval's measure families with a cut-off (P, recall, ndcg_cut, ...) and
 # its measures of the whole ranking (map, ndcg, recip_rank, Rprec).
@@ -200,7 +200,7 @@ def _parse(text, explicit=None):
     if text in TREC_EVAL_SUMMARY:
         return [_Column(text, "summary")]
     if text in TREC_EVAL_GEOMETRIC:
-        return [_Column(text, "gm", engine.make_request(TREC_EVAL_GEOMETRIC[text]))]
+        return [_Column(text, "gm", make_request(TREC_EVAL_GEOMETRIC[text]))]
     if family in _FROM_COUNTS:
         return [_from_counts(text, family, params if dot else None)]
     if dot and (family in _GAIN_MAP or family in _PERSISTENCE):
@@ -220,8 +220,7 @@ def _parse(text, explicit=None):
             return [_Column(text, "count", count=measure.count, level=measure.level)]
         return [_Column(text, "metric", measure.request)]
     return [
-        _Column(label, "metric", engine.make_request(metric, k))
-        for label, metric, k in parsed
+        _Column(label, "metric", make_request(metric, k)) for label, metric, k in parsed
     ]
 
 
@@ -235,7 +234,7 @@ def _from_counts(text, family, params):
         values = tuple(float(x) for x in params.split(","))
     except ValueError:
         values = ()
-    if not values or not all(np.isfinite(values)):
+    if not values or not all(math.isfinite(x) for x in values):
         raise ValueError(
             f"Bad parameters in measure {text!r}: expected real numbers "
             f"separated by commas, e.g. {family}.{','.join(map(str, default))}."
@@ -259,7 +258,7 @@ def _pairs(text, family, params):
             number = float(value) if eq and name else None
         except ValueError:
             number = None
-        if number is None or not np.isfinite(number):
+        if number is None or not math.isfinite(number):
             raise ValueError(
                 f"Bad parameters in measure {text!r}: expected name=value pairs "
                 f"separated by commas, e.g. "
@@ -286,7 +285,7 @@ def _with_pairs(text, family, params):
             )
         p = [value for name, value in pairs if name == "p"][0]
         try:
-            request = engine.make_request(metric, None, {"p": p})
+            request = make_request(metric, None, {"p": p})
         except (TypeError, ValueError) as exc:
             raise ValueError(f"Measure {text!r}: {exc}") from None
         return _Column(label, "metric", request)
@@ -303,7 +302,7 @@ def _with_pairs(text, family, params):
     return _Column(
         label,
         "metric",
-        engine.make_request(_GAIN_MAP[family], None),
+        make_request(_GAIN_MAP[family], None),
         gains=tuple(sorted(gains.items())),
     )
 
@@ -323,10 +322,10 @@ def _with_param(text, label, metric, value):
     """The column of ``metric`` with its trec_eval parameter set to value."""
     params = {metric.trec_eval_param: value}
     try:
-        engine.check_params(metric, params)
+        check_params(metric, params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"Measure {text!r}: {exc}") from None
-    return _Column(label, "metric", engine.make_request(metric, None, params))
+    return _Column(label, "metric", make_request(metric, None, params))
 
 
 def _parse_real_params(text):
@@ -462,10 +461,27 @@ def evaluate(qrels, run, measures, *, level=1, ties="trec_eval", complete=False)
         qrels, run, measures, level=level, ties=ties, complete=complete
     )
     return qids, {
-        c.label: v
+        c.label: _as_numpy(c, v)
         for c, v in zip(columns, values, strict=True)
         if c.kind not in ("gm", "summary")
     }
+
+
+def _as_numpy(column, values):
+    """A column's per-query values as numpy arrays (the numpy-free path
+    gives ``array.array`` and lists)."""
+    import numpy as np
+
+    if isinstance(values, array.array):
+        return np.asarray(values, dtype=np.int64 if values.typecode == "q" else float)
+    if column.kind == "relstring" and isinstance(values, list):
+        return np.array(values, dtype=object)
+    return values
+
+
+#: Whether TREC files are evaluated without numpy (:func:`_evaluate_lite`);
+#: the tests turn it off to compare both paths' output byte for byte.
+_LITE = True
 
 
 def _evaluate(
@@ -483,6 +499,173 @@ def _evaluate(
     """(columns, qids, per-query values of each column, the rows)."""
     check_option(ties, "ties", ("trec_eval", "average"))
     columns = _columns(measures)
+    options = dict(
+        level=level,
+        ties=ties,
+        complete=complete,
+        max_retrieved=max_retrieved,
+        judged_only=judged_only,
+        n_docs=n_docs,
+    )
+    if _LITE and is_file(qrels) and is_file(run) and all(map(_lite_column, columns)):
+        found = _evaluate_lite(qrels, run, columns, **options)
+        if found is not None:
+            return found
+    return _evaluate_numpy(qrels, run, columns, **options)
+
+
+def _thresholds(requests, level):
+    """The requests grouped by the relevance threshold of their kernel pass,
+    in order: binary measures count grades >= level, graded ones take every
+    positive grade as gain, whatever the level; a measure with its own
+    level (ir_measures' P(rel=2)@5) keeps it (as :func:`query_values`)."""
+    groups = {}
+    for r in requests:
+        threshold = r.relevance_threshold
+        if threshold is None:
+            threshold = 0 if r.metric.graded else level - 1
+        groups.setdefault(threshold, []).append(r)
+    return groups
+
+
+def _lite_column(column):
+    """Whether :func:`_evaluate_lite` computes this column: every request
+    whose kernel fields need no array made by numpy (a gain map, a discount
+    table) and no check of the largest grade (exponential gains, ERR's
+    max_grade)."""
+    if column.request is None:
+        return True
+    options = column.request.options
+    return not (
+        column.gains
+        or column.request.curve
+        or column.request.negate
+        or options.get("gains") is not None
+        or options.get("discount", "log") != "log"
+        or options.get("gain") == "exponential"
+        or options.get("max_grade") is not None
+        or options.get("max_rel") is not None
+    )
+
+
+def _evaluate_lite(
+    qrels, run, columns, *, level, ties, complete, max_retrieved, judged_only, n_docs
+):
+    """:func:`_evaluate` of TREC files without numpy: the files joined by
+    trec.hpp into ``array.array`` segments, every request through the
+    kernel (:func:`_kernel.evaluate_segments`), queries without a relevant
+    document at 0, as :func:`query_values` does. None where the kernel flags
+    an input or a value overflows: the numpy path then raises its error."""
+    rows = file_rows(
+        qrels,
+        run,
+        complete=complete,
+        mark_unjudged=True,
+        max_retrieved=max_retrieved,
+        judged_only=judged_only,
+        lite=True,
+    )
+    offsets = rows.offsets
+    n = len(offsets) - 1
+    n_items = max((offsets[i + 1] - offsets[i] for i in range(n)), default=0)
+    ties_code = _kernel.TIES_LATER_FIRST if ties == "trec_eval" else _kernel.TIES_EXACT
+    threads = threads_for(len(rows.y_score))
+    requests = list(dict.fromkeys(c.request for c in columns if c.request is not None))
+    found = {}
+    for threshold, group in _thresholds(requests, level).items():
+        fields, held = [], []
+        for j, request in enumerate(group):
+            f = _kernel_request(request, n_items, j, held)
+            fields.append(f)
+        values, empty, flags = _kernel.evaluate_segments(
+            rows.y_score,
+            rows.y_true,
+            offsets,
+            fields,
+            len(group),
+            ties_code,
+            float(threshold),
+            threads,
+        )
+        if any(flags):
+            return None
+        m = len(group)
+        for j, request in enumerate(group):
+            v = values[j::m]
+            if not all(map(math.isfinite, v)):
+                return None
+            for i, is_empty in enumerate(empty[j::m]):
+                if is_empty:
+                    v[i] = 0.0
+            found[request] = v
+    counts = {}
+
+    def counts_at(at):  # all four, once per level
+        if at not in counts:
+            counts[at] = dict(
+                zip(
+                    TREC_EVAL_COUNTS,
+                    _kernel.trec_counts(rows.y_true, rows.y_score, offsets, at, True),
+                )
+            )
+        return counts[at]
+
+    # Measures that trec_eval sets to 0 on queries without a document at the
+    # level, though they read every positive grade (Rndcg).
+    for request, v in found.items():
+        if request.metric.trec_eval_level_gate:
+            at_level = counts_at(level)["num_rel"]
+            for i in range(n):
+                if not at_level[i]:
+                    v[i] = 0.0
+    values = []
+    for c in columns:
+        if c.request is not None:
+            values.append(found[c.request])
+        elif c.kind == "count":
+            values.append(
+                counts_at(level if c.level is None else c.level)[c.count or c.label]
+            )
+        elif c.kind == "from_counts":
+            values.append(_from_count_values(c, counts_at(level), n_docs))
+        elif c.kind == "relstring":
+            values.append(
+                _kernel.trec_relstrings(
+                    rows.y_true, rows.y_score, offsets, max(c.length, 0)
+                )
+            )
+        else:
+            values.append(None)
+    return columns, rows.qids, values, rows
+
+
+def _kernel_request(request, n_items, col, held):
+    """The kernel's dict of a request (every field of request.hpp's
+    ``Request``): its scalar fields and the address of its recall levels
+    (an ``array.array`` appended to ``held``, to be kept alive)."""
+    fields = kernel_fields(request, n_items, col)
+    del fields["width"]
+    fields.update(
+        levels=0, n_levels=0, gain_grades=0, gain_values=0, n_gain=0, disc=0, n_disc=0
+    )
+    levels = request.options.get("recall_levels")
+    if levels is not None:
+        levels = array.array("d", levels)
+        held.append(levels)
+        fields["levels"], fields["n_levels"] = levels.buffer_info()
+    return fields
+
+
+def _evaluate_numpy(
+    qrels, run, columns, *, level, ties, complete, max_retrieved, judged_only, n_docs
+):
+    """:func:`_evaluate` through the engine's numpy path (any input, gain
+    maps, discount tables)."""
+    import numpy as np
+
+    from .evaluate import query_values, trec_counts
+    from .trec import trec_rows
+
     # trec_eval's view of the judgments: unjudged documents marked, every
     # judged document of a query present (bpref, infAP, unj, the counts).
     rows = trec_rows(
@@ -494,10 +677,7 @@ def _evaluate(
         judged_only=judged_only,
     )
     found = {}
-    # Binary measures count grades >= level; graded ones take every positive
-    # grade as gain (negative grades have none), whatever the level; a
-    # measure with its own level (ir_measures' P(rel=2)@5) keeps it. One
-    # call per gain map: a gain map is the grades mapped to gains.
+    # One call per gain map: a gain map is the grades mapped to gains.
     passes = {(): {}}  # requests by gain map, each once, in order (dicts)
     for c in columns:
         if c.request is not None:
@@ -536,7 +716,8 @@ def _evaluate(
             at = level if c.level is None else c.level
             values.append(counts_at(at)[c.count or c.label])
         elif c.kind == "from_counts":
-            values.append(_from_count_values(c, counts_at(level), n_docs))
+            found_counts = _from_count_values(c, counts_at(level), n_docs)
+            values.append(np.asarray(found_counts, dtype=np.float64))
         elif c.kind == "relstring":
             values.append(_relstrings(rows, c.length))
         else:
@@ -548,6 +729,8 @@ def _with_gains(y_true, gains):
     """Grades with trec_eval's gain map applied (negative grades kept)."""
     if not gains:
         return y_true
+    import numpy as np
+
     out = y_true.astype(np.float64)
     for grade, gain in gains:
         out[y_true == grade] = gain
@@ -559,24 +742,31 @@ def _from_count_values(column, counts, n_docs):
     ``(x + 1) P R / (x P + R)`` from P and R in double precision (0 with
     nothing relevant retrieved), utility the four coefficients times
     relevant retrieved, non-relevant retrieved, relevant not retrieved and
-    ``N + relevant retrieved - retrieved - relevant`` (``-N``)."""
-    ret = counts["num_ret"].astype(np.float64)
-    rel = counts["num_rel"].astype(np.float64)
-    rel_ret = counts["num_rel_ret"].astype(np.float64)
+    ``N + relevant retrieved - retrieved - relevant`` (``-N``). An
+    ``array.array`` of float64 (Python's floats are C's doubles)."""
+    out = array.array("d")
+    columns = (counts["num_ret"], counts["num_rel"], counts["num_rel_ret"])
     if len(column.coefficients) == 4:
         a, b, c, d = column.coefficients
-        return (
-            a * rel_ret
-            + b * (ret - rel_ret)
-            + c * (rel - rel_ret)
-            + d * (n_docs + rel_ret - ret - rel)
-        )
+        for ret, rel, rel_ret in zip(*columns, strict=True):
+            ret, rel, rel_ret = float(ret), float(rel), float(rel_ret)
+            out.append(
+                a * rel_ret
+                + b * (ret - rel_ret)
+                + c * (rel - rel_ret)
+                + d * (n_docs + rel_ret - ret - rel)
+            )
+        return out
     x = column.coefficients[0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = rel_ret / ret
-        recall = rel_ret / rel
-        f = (x + 1.0) * precision * recall / (x * precision + recall)
-    return np.where(rel_ret > 0, f, 0.0)
+    for ret, rel, rel_ret in zip(*columns, strict=True):
+        if rel_ret > 0:
+            ret, rel, rel_ret = float(ret), float(rel), float(rel_ret)
+            precision = rel_ret / ret
+            recall = rel_ret / rel
+            out.append((x + 1.0) * precision * recall / (x * precision + recall))
+        else:
+            out.append(0.0)
+    return out
 
 
 def _relstrings(rows, length):
@@ -584,6 +774,8 @@ def _relstrings(rows, length):
     retrieved documents in trec_eval's order (tied scores by docno
     descending), one character each: the grade if 0-9, ``>`` above 9, ``-``
     never judged, ``.`` pooled but not judged."""
+    import numpy as np
+
     return np.array(
         _kernel.trec_relstrings(
             np.ascontiguousarray(rows.y_true, dtype=np.int64),
@@ -760,6 +952,8 @@ def _to_zscores(path, columns, qids, values):
     measure; 0 where stddev is 0 and v the mean; -1000000 where the file
     has no line for them (or stddev is 0 and v is not the mean). gm_map and
     gm_bpref convert the logarithms they average."""
+    import numpy as np
+
     table = _read_zscores(path)
     new_columns, new_values = [], []
     for c, v in zip(columns, values, strict=True):
@@ -771,7 +965,7 @@ def _to_zscores(path, columns, qids, values):
             continue
         v = np.asarray(v, dtype=np.float64)
         if c.kind == "gm":
-            v = np.log(np.maximum(v, engine.MIN_GEO_MEAN))
+            v = np.log(np.maximum(v, MIN_GEO_MEAN))
         z = np.empty_like(v)
         for i, qid in enumerate(qids):
             found = table.get(qid, {}).get(c.label)
@@ -830,7 +1024,11 @@ def _texts(column, values):
     """A column's per-query values as :func:`_kernel.format_lines` prints
     them: relstrings quoted, counts as integers, the rest ``%6.4f``."""
     if column.kind == "relstring":
-        return [f"'{v}'" for v in values.tolist()]
+        return [f"'{v}'" for v in list(values)]
+    if isinstance(values, array.array):  # the numpy-free path's "q" and "d"
+        return values
+    import numpy as np
+
     if column.kind == "count" and not column.z:
         return np.asarray(values).astype(np.int64)
     return np.asarray(values, dtype=np.float64)
@@ -865,18 +1063,32 @@ def _summary(column, v, rows, args):
         return math.exp(_sum_in_order(v) / n)
     if column.kind == "count":
         if column.label == "num_rel" and args.complete_rel_info_wanted:
-            return int(np.count_nonzero(rows.y_true > 0))  # trec_eval's -c quirk
-        return int(v.sum())
+            return _n_positive(rows)  # trec_eval's -c quirk
+        return sum(int(x) for x in v)
     if column.kind == "gm":
-        logs = np.array([math.log(max(x, engine.MIN_GEO_MEAN)) for x in v.tolist()])
+        logs = [math.log(max(x, MIN_GEO_MEAN)) for x in v]
         return math.exp(_sum_in_order(logs) / n)
     return _sum_in_order(v) / n
 
 
+def _n_positive(rows):
+    """The documents of positive grade in every segment of the rows."""
+    if isinstance(rows.y_true, array.array):
+        counts = _kernel.trec_counts(rows.y_true, rows.y_score, rows.offsets, 1, True)
+        return sum(counts[1])  # relevant at level 1: grade > 0
+    import numpy as np
+
+    return int(np.count_nonzero(rows.y_true > 0))
+
+
 def _sum_in_order(values):
     """The sum of float64 values added one after the other, as a C loop adds
-    them (not numpy's pairwise sum, which can differ in the last bits)."""
-    return float(np.cumsum(values, dtype=np.float64)[-1]) if len(values) else 0.0
+    them (not numpy's pairwise sum, which can differ in the last bits):
+    Python's floats are C's doubles."""
+    total = 0.0
+    for x in values:
+        total += float(x)
+    return total
 
 
 def main(argv=None):

@@ -22,13 +22,14 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from .._core import engine
+from .._core import requests
 from .._core.registry import (
     IR_MEASURE_NAMES,
     METRICS,
     metric_for_alias,
     parse_scorer_name,
 )
+from .._core.requests import make_request
 
 _IR_NAME = re.compile(
     r"(?P<name>[^\W\d]\w*)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^@]*))?", re.S
@@ -205,7 +206,7 @@ def parse_ir_measure(text):
             count = "num_rel_ret"
         return Measure(text, None, count, level)
     try:
-        request = engine.make_request(
+        request = make_request(
             metric, k, own, relevance_threshold=threshold, caller=text
         )
     except (TypeError, ValueError) as exc:
@@ -231,14 +232,14 @@ def parse_name(name, *, signed=False):
     else:
         negate = signed and not metric.greater_is_better
         try:
-            request = engine.make_request(metric, k, negate=negate)
+            request = make_request(metric, k, negate=negate)
         except ValueError as exc:  # the cut-off of the name
             raise ValueError(f"Scorer name {name!r}: {exc}") from None
         return Measure(name, request)
     match = _ALIAS_AT_K.fullmatch(name)
     if match and metric_for_alias(match["alias"]) is not None:
         metric = metric_for_alias(match["alias"])
-        return Measure(name, engine.make_request(metric, int(match["k"])))
+        return Measure(name, make_request(metric, int(match["k"])))
     measure = parse_ir_measure(name)
     if measure is not None:
         return measure
@@ -263,7 +264,7 @@ def parse_name(name, *, signed=False):
 
 
 def requests_for_names(names, metric_params, *, scorer=False):
-    """One request per name, as :func:`~._core.engine.requests_for_names`
+    """One request per name, as :func:`~._core.requests.requests_for_names`
     but for every name :func:`parse_name` reads; a count (``NumRet``) is
     refused: it is not a score."""
 
@@ -277,4 +278,4 @@ def requests_for_names(names, metric_params, *, scorer=False):
         request = measure.request
         return request.metric, request.k, measure.params, request.relevance_threshold
 
-    return engine.requests_for_names(names, metric_params, scorer=scorer, parse=parse)
+    return requests.requests_for_names(names, metric_params, scorer=scorer, parse=parse)

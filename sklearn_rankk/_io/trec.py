@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 import numbers
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -35,33 +34,16 @@ import numpy as np
 
 from .._core import _kernel
 from .._core.validation import check_bool
+from .files import (  # noqa: F401  (read_bytes and TrecRows: re-exported)
+    TrecRows,
+    file_rows,
+    is_file,
+    no_common_query,
+    raise_bad_line,
+    read_bytes,
+)
 from .frames import is_table, long_columns
 from .lists import check_finite, to_matrices
-
-
-def read_bytes(source):
-    """(bytes, name) of a path or an open file (text or binary); gzip data
-    (found by its magic bytes, whatever the file's name) decompressed."""
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
-            data, name = f.read(), os.fspath(source)
-    elif hasattr(source, "read"):
-        data = source.read()
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        data, name = bytes(data), str(getattr(source, "name", "<file>"))
-    else:
-        raise TypeError(
-            f"Expected a path or an open file; got {type(source).__name__}."
-        )
-    if data[:2] == b"\x1f\x8b":
-        import gzip
-
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise ValueError(f"{name}: not a readable gzip file ({exc}).") from None
-    return data, name
 
 
 class _Strings:
@@ -106,7 +88,7 @@ def _parse(qrels=None, run=None):
     for kind in ("qrels", "run"):
         found = result[kind]
         if isinstance(found, tuple):
-            _raise_bad_line(kind, found[0], found[1], found[-1], data, names)
+            raise_bad_line(kind, found[0], found[1], found[-1], data, names)
     parsed = _Parsed(
         result["qrels"],
         result["run"],
@@ -121,39 +103,6 @@ def _parse(qrels=None, run=None):
         if getattr(parsed, kind) is not None:
             _check_duplicates(parsed, kind, what)
     return parsed
-
-
-def _raise_bad_line(kind, what, line, message, data, names):
-    """The error of a line that is not UTF-8 (``what="utf-8"``) or is
-    malformed, naming the file and line."""
-    where = f"{names[kind]}:{line}"
-    if what == "utf-8":
-        text = data[kind].split(b"\n")[line - 1]
-        try:
-            text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{where}: not UTF-8 text ({exc.reason}).") from None
-        raise ValueError(f"{where}: not UTF-8 text.")
-    raise ValueError(f"{where}: {message}{_swapped_hint(kind, data, line)}")
-
-
-#: Fields of a line of each kind of file.
-_FIELDS = {"qrels": 4, "run": 6}
-
-
-def _swapped_hint(kind, data, lineno):
-    """A hint when a malformed line has the other kind's fields: the run
-    given as the qrels, or the qrels as the run."""
-    if not data.get(kind):
-        return ""
-    line = data[kind].split(b"\n")[lineno - 1]
-    other = "run" if kind == "qrels" else "qrels"
-    if len(line.split()) != _FIELDS[other]:
-        return ""
-    return (
-        f" It looks like a {other} file: give the qrels file first, then the "
-        f"run (sklearn-rankk QRELS RUN, as trec_eval)."
-    )
 
 
 def _check_duplicates(parsed, kind, what):
@@ -264,10 +213,6 @@ def read_trec_run(path):
     return _as_dicts(_parse(run=path), "run", "score")
 
 
-def _is_file(source):
-    return isinstance(source, (str, os.PathLike)) or hasattr(source, "read")
-
-
 def _check_mapping(source, name, what):
     if not isinstance(source, Mapping):
         raise TypeError(
@@ -290,7 +235,7 @@ def _check_mapping(source, name, what):
 
 def _entries(qrels, run, columns=None):
     """(qrels entries, run entries, qid strings, qid ranks, doc ranks, runid)."""
-    if _is_file(qrels) and _is_file(run):  # shared tables straight from the parser
+    if is_file(qrels) and is_file(run):  # shared tables straight from the parser
         parsed = _parse(qrels=qrels, run=run)
         return (
             parsed.qrels,
@@ -351,7 +296,7 @@ def _id_entries(source, kind, columns):
     """``(query ids, their codes, doc ids, their codes, values, runid,
     may_repeat)`` of any source: the distinct ids and one code per entry."""
     value = "grade" if kind == "qrels" else "score"
-    if _is_file(source):
+    if is_file(source):
         parsed = _parse(**{kind: source})
         entries = getattr(parsed, kind)
         runid = entries.get("tag", "") if kind == "run" else ""
@@ -420,37 +365,6 @@ def _table_entries(qrels, run, columns):
     )
 
 
-@dataclass
-class TrecRows:
-    """A run joined with its judgments: one segment of flat arrays per query.
-
-    Attributes
-    ----------
-    y_true : ndarray of shape (n_entries,)
-        Grades (0 for unjudged documents).
-    y_score : ndarray of shape (n_entries,), float64
-        Scores; ``-inf`` for judged documents of positive grade the run lacks.
-    offsets : ndarray of int64 of shape (n_queries + 1,)
-        Query ``i`` is ``offsets[i]:offsets[i + 1]``: its retrieved documents
-        by score descending, tied ones by docno ascending, then its judged
-        documents of positive grade that it did not retrieve.
-    qids : list of str
-        The query of each segment, sorted as trec_eval sorts them.
-    runid : str
-        The tag of the run's last line (trec_eval's ``runid``).
-    unretrieved : list of str
-        Queries of the qrels with no results in the run, left out (without
-        ``complete``), sorted as ``qids``.
-    """
-
-    y_true: np.ndarray
-    y_score: np.ndarray
-    offsets: np.ndarray
-    qids: list
-    runid: str = ""
-    unretrieved: list = ()
-
-
 #: Grades of documents without a judgment when ``mark_unjudged=True``:
 #: trec_eval's RELVALUE_NONPOOL (not in the qrels) and RELVALUE_UNJUDGED (in
 #: the qrels with a negative grade: pooled, not judged).
@@ -489,8 +403,8 @@ def trec_rows(
         raise ValueError(
             f"max_retrieved must be None or an integer >= 0; got {max_retrieved!r}."
         )
-    if _is_file(qrels) and _is_file(run):
-        return _file_rows(
+    if is_file(qrels) and is_file(run):
+        return file_rows(
             qrels,
             run,
             complete=complete,
@@ -511,7 +425,7 @@ def trec_rows(
     retrieved[rq] = True
     chosen = judged if complete else judged & retrieved
     if not np.any(chosen):
-        raise _no_common_query(int(retrieved.sum()), int(judged.sum()))
+        raise no_common_query(int(retrieved.sum()), int(judged.sum()))
     chosen_ids = np.flatnonzero(chosen)
     chosen_ids = chosen_ids[np.argsort(qid_rank[chosen_ids])]  # trec_eval's order
     row_of = np.full(n_qids, -1, dtype=np.int64)
@@ -586,45 +500,6 @@ def trec_rows(
     left_out = [qids[i] for i in left_out[np.argsort(qid_rank[left_out])]]
     return TrecRows(
         y_true, y_score, offsets, [qids[i] for i in chosen_ids], runid, left_out
-    )
-
-
-def _no_common_query(n_run, n_judged):
-    return ValueError(
-        f"No query has both results in the run and judgments in the qrels "
-        f"(run: {n_run} queries, qrels: {n_judged}); check that the query ids "
-        f"match."
-    )
-
-
-def _file_rows(qrels, run, *, complete, mark_unjudged, max_retrieved, judged_only):
-    """:func:`trec_rows` of two files, joined by the compiled parser query
-    by query (no table of every docno, no copy of the segments)."""
-    data, names = {}, {}
-    for kind, source in (("qrels", qrels), ("run", run)):
-        data[kind], names[kind] = read_bytes(source)
-    found = _kernel.join_trec_files(
-        data["qrels"], data["run"], complete, mark_unjudged, max_retrieved, judged_only
-    )
-    if isinstance(found, tuple):
-        if found[0] == "none":
-            raise _no_common_query(found[1], found[2])
-        if found[0] == "duplicate":
-            _, kind, line, doc, qid = found
-            what = "judged" if kind == "qrels" else "listed"
-            raise ValueError(
-                f"{names[kind]}:{line}: document {doc!r} is {what} twice for "
-                f"query {qid!r}."
-            )
-        _raise_bad_line(found[1], found[0], found[2], found[-1], data, names)
-    del data
-    return TrecRows(
-        found["y_true"],
-        found["y_score"],
-        found["offsets"],
-        found["qids"],
-        found["runid"],
-        found["left_out"],
     )
 
 
