@@ -23,6 +23,7 @@ from ._diversity import intent_aware_precision_at_k, subtopic_recall_at_k
 from ._io.evaluate import evaluate, from_qrels_and_run
 from ._io.lists import from_id_lists
 from ._io.trec import from_trec, read_trec_qrels, read_trec_run
+from ._propensity import inverse_propensity
 
 if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
     from ._compare import SystemComparison, compare_systems
@@ -182,4 +183,6 @@ __all__ = [
     # intent-aware measures (_diversity.py)
     "intent_aware_precision_at_k",
     "subtopic_recall_at_k",
+    # inverse propensities for the propensity-scored metrics (_propensity.py)
+    "inverse_propensity",
 ]

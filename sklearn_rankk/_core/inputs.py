@@ -5,6 +5,8 @@
 * :func:`random_ranking_scores`: the scores of a uniformly random ranking of
   the same retrieved items (a constant score, ``-inf`` kept), from which the
   tie-aware engine computes every metric's exact random baseline.
+* :func:`weighted_relevance`: the gains ``y_l w_l`` of the propensity-scored
+  metrics, one weight per column, as the relevance the kernel ranks.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .validation import (
+    RankingInput,
     as_array,
+    check_grades,
     check_no_nan,
     check_numeric_dtype,
     check_real,
@@ -251,3 +255,35 @@ def n_items(y_score):
     if shape is None:
         shape = np.shape(y_score)
     return int(shape[1])
+
+
+# --------------------------------------------------------------------------
+# Item weights: the gains of the propensity-scored metrics
+# --------------------------------------------------------------------------
+
+
+def weighted_relevance(data, threshold, weights):
+    """``data`` with ``y_true`` replaced by ``w_l`` where ``y_true >
+    threshold`` and 0 elsewhere (float64; CSR stays CSR), for a kernel pass
+    at threshold 0: the propensity-scored metrics are DCG-family formulas on
+    these gains. ``weights``: one weight > 0 per column of ``y_score``."""
+    if data.offsets is not None:
+        raise ValueError(
+            "propensity weighs the items (columns) of a 2-D y_true; flat inputs "
+            "with qid have no columns shared by every row."
+        )
+    y_true, w = data.y_true, weights
+    if sp.issparse(y_true) and threshold >= 0:  # only stored grades are relevant
+        csr = y_true.tocsr()
+        check_grades(np.asarray(csr.data))
+        gains = np.where(csr.data > threshold, w[csr.indices], 0.0)
+        y_true = sp.csr_matrix(
+            (gains, csr.indices, csr.indptr), shape=csr.shape, dtype=np.float64
+        )
+    else:
+        y = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
+        check_grades(y)
+        y_true = np.where(y > threshold, w[None, :], 0.0)
+    return RankingInput(
+        y_true, data.y_score, data.sample_weight, None, data.from_labels
+    )
