@@ -264,7 +264,7 @@ def n_items(y_score):
 
 def weighted_relevance(data, threshold, weights):
     """``data`` with ``y_true`` replaced by ``w_l`` where ``y_true >
-    threshold`` and 0 elsewhere (float64; CSR stays CSR), for a kernel pass
+    threshold`` and 0 elsewhere (a float64 CSR matrix), for a kernel pass
     at threshold 0: the propensity-scored metrics are DCG-family formulas on
     these gains. ``weights``: one weight > 0 per column of ``y_score``."""
     if data.offsets is not None:
@@ -277,13 +277,18 @@ def weighted_relevance(data, threshold, weights):
         csr = y_true.tocsr()
         check_grades(np.asarray(csr.data))
         gains = np.where(csr.data > threshold, w[csr.indices], 0.0)
-        y_true = sp.csr_matrix(
-            (gains, csr.indices, csr.indptr), shape=csr.shape, dtype=np.float64
-        )
+        indices, indptr = csr.indices, csr.indptr
     else:
+        # The relevant cells only, as CSR: one comparison of the matrix,
+        # no dense copy of it (the kernel reads CSR relevance as it is).
         y = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
         check_grades(y)
-        y_true = np.where(y > threshold, w[None, :], 0.0)
+        relevant = y > threshold
+        indptr = np.zeros(y.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.count_nonzero(relevant, axis=1), out=indptr[1:])
+        indices = np.nonzero(relevant)[1]
+        gains = w[indices]
+    y_true = sp.csr_matrix((gains, indices, indptr), shape=data.shape, dtype=np.float64)
     return RankingInput(
         y_true, data.y_score, data.sample_weight, None, data.from_labels
     )

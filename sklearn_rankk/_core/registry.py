@@ -1571,7 +1571,6 @@ _ENTRIES = (
         params=(PROPENSITY,),
         perfect_is_one=True,
         in_default_report=False,
-        aliases=("PSP",),
         ideal_weight="k",
         fixed_discount="constant",
         summary="""\
@@ -1579,8 +1578,8 @@ _ENTRIES = (
 
     Each relevant item ``l`` (``y_true > relevance_threshold``) in the top
     ``k`` gains its inverse propensity ``w_l`` (``propensity``), so that
-    rare labels count more. ``PSP@k = (1/k) sum over the top k of y_l w_l``,
-    normalised by its best achievable value, ``(1/k)`` times the sum of the
+    rare labels count more. ``PSP@k = (1/k) sum over the top k of y_l w_l``
+    (``y_l`` 1 for a relevant item, else 0), normalised by its best achievable value, ``(1/k)`` times the sum of the
     ``k`` largest ``y_l w_l`` of the row, as pyxclib's ``psprecision``
     (``xclib/evaluation/xc_metrics.py``). pyxclib's value, the default
     (``average="ideal"``), is the RATIO OF THE DATASET MEANS, ``sum_i
@@ -1620,14 +1619,13 @@ _ENTRIES = (
         params=(PROPENSITY,),
         perfect_is_one=True,
         in_default_report=False,
-        aliases=("PSnDCG",),
         ideal_weight="binary_ideal_dcg",
         summary="""\
     Propensity-scored nDCG at k (Jain, Prabhu and Varma, KDD 2016).
 
     ``PSDCG@k = sum over ranks i <= k of y_(i) w_(i) / log2(i + 1)``: each
-    relevant item ``l`` (``y_true > relevance_threshold``) gains its inverse
-    propensity ``w_l`` (``propensity``). The paper divides it by the binary
+    relevant item ``l`` (``y_true > relevance_threshold``, ``y_l = 1``;
+    else 0) gains its inverse propensity ``w_l`` (``propensity``). The paper divides it by the binary
     ideal DCG, ``B = sum over i <= min(k, |R|) of 1 / log2(i + 1)``;
     pyxclib's ``psndcg`` (``xclib/evaluation/xc_metrics.py``), the default
     (``average="ideal"``), divides the dataset mean of ``PSDCG_i / B_i`` by
