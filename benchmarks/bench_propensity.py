@@ -2,7 +2,8 @@
 run.py's workloads W1-W3, one run.
 
 Run: ``python benchmarks/bench_propensity.py`` from the repository root
-(``--repeats N``). Prints one Markdown table per workload: medians over
+(``--repeats N``). One thread, as run.py's per-measure rows. Prints one
+Markdown table per workload: medians over
 repeats, and each over F (``y_score.max(axis=1)`` plus
 ``np.count_nonzero(y_true, axis=1)``, run.py's floor). The weights are
 :func:`inverse_propensity` of the workload's own ``y_true`` (computed once,
@@ -28,10 +29,11 @@ import sklearn_rankk as rk  # noqa: E402
 
 def median_time(func, repeats):
     times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
+    with rk.num_threads(1):
+        for _ in range(repeats):
+            start = time.perf_counter()
+            func()
+            times.append(time.perf_counter() - start)
     return float(np.median(times))
 
 
