@@ -499,7 +499,8 @@ def _propensity_pass(
     formula on the gains ``y_l w_l`` (:func:`weighted_relevance`), with the
     ideal DCG and |R| of each row, whence the weight of the row in the
     metric's mean (``Rows.ideal``)."""
-    weighted = weighted_relevance(data, threshold, weights.values)
+    unit = isinstance(weights, _UnitWeights)
+    weighted = weighted_relevance(data, threshold, None if unit else weights.values)
     n_items = data.shape[1]
     count = Request(ROW_COUNT, None, (("count", int(_kernel.COUNT_RELEVANT)),))
     kernel_requests = [count]

@@ -266,13 +266,25 @@ def weighted_relevance(data, threshold, weights):
     """``data`` with ``y_true`` replaced by ``w_l`` where ``y_true >
     threshold`` and 0 elsewhere (a float64 CSR matrix), for a kernel pass
     at threshold 0: the propensity-scored metrics are DCG-family formulas on
-    these gains. ``weights``: one weight > 0 per column of ``y_score``."""
+    these gains. ``weights``: one weight > 0 per column of ``y_score``, or
+    None for 1 (the only weights of flat inputs with ``offsets``)."""
     if data.offsets is not None:
-        raise ValueError(
-            "propensity weighs the items (columns) of a 2-D y_true; flat inputs "
-            "with qid have no columns shared by every row."
+        if weights is not None:
+            raise ValueError(
+                "propensity weighs the items (columns) of a 2-D y_true; flat "
+                "inputs with qid have no columns shared by every row."
+            )
+        y = np.asarray(data.y_true)
+        check_grades(y)
+        return RankingInput(
+            (y > threshold).astype(np.float64),
+            data.y_score,
+            data.sample_weight,
+            data.offsets,
+            data.from_labels,
         )
-    y_true, w = data.y_true, weights
+    y_true = data.y_true
+    w = np.ones(data.shape[1]) if weights is None else weights
     if sp.issparse(y_true) and threshold >= 0:  # only stored grades are relevant
         csr = y_true.tocsr()
         check_grades(np.asarray(csr.data))

@@ -1579,10 +1579,11 @@ _ENTRIES = (
     Each relevant item ``l`` (``y_true > relevance_threshold``) in the top
     ``k`` gains its inverse propensity ``w_l`` (``propensity``), so that
     rare labels count more. ``PSP@k = (1/k) sum over the top k of y_l w_l``
-    (``y_l`` 1 for a relevant item, else 0), normalised by its best achievable value, ``(1/k)`` times the sum of the
-    ``k`` largest ``y_l w_l`` of the row, as pyxclib's ``psprecision``
+    (``y_l`` 1 for a relevant item, else 0), normalised by its best
+    achievable value, ``(1/k)`` times the sum of the ``k`` largest
+    ``y_l w_l`` of the row, as pyxclib's ``psprecision``
     (``xclib/evaluation/xc_metrics.py``). pyxclib's value, the default
-    (``average="ideal"``), is the RATIO OF THE DATASET MEANS, ``sum_i
+    (``average="ideal"``), is the ratio of the dataset means, ``sum_i
     PSP_i / sum_i best_i``: the mean of the per-row ratios ``PSP_i /
     best_i`` (``average=None``) weighted by ``best_i``, so a row with no
     relevant item weighs 0. ``average="mean"`` is the plain mean of the
@@ -1625,8 +1626,9 @@ _ENTRIES = (
 
     ``PSDCG@k = sum over ranks i <= k of y_(i) w_(i) / log2(i + 1)``: each
     relevant item ``l`` (``y_true > relevance_threshold``, ``y_l = 1``;
-    else 0) gains its inverse propensity ``w_l`` (``propensity``). The paper divides it by the binary
-    ideal DCG, ``B = sum over i <= min(k, |R|) of 1 / log2(i + 1)``;
+    else 0) gains its inverse propensity ``w_l`` (``propensity``). The
+    paper divides it by the binary ideal DCG, ``B = sum over i <= min(k,
+    |R|) of 1 / log2(i + 1)``;
     pyxclib's ``psndcg`` (``xclib/evaluation/xc_metrics.py``), the default
     (``average="ideal"``), divides the dataset mean of ``PSDCG_i / B_i`` by
     the dataset mean of ``best_i / B_i``, ``best_i`` the DCG of the row's
