@@ -61,10 +61,11 @@ def inverse_propensity(y_train, *, A=0.55, B=1.5):
     >>> from sklearn_rankk import inverse_propensity
     >>> y_train = np.array([[1, 0, 1], [1, 0, 0], [1, 1, 0], [0, 0, 0]])
     >>> inverse_propensity(y_train).round(6)
-    array([1.294873, 1.455445, 1.455445])
+    array([1.279588, 1.386294, 1.386294])
 
-    With ``N = 4``, ``C = (log 4 - 1) 2.5**0.55 = 0.629431``; the first label
-    is in three samples: ``1 + C (3 + 1.5)**-0.55 = 1.294873``.
+    With ``N = 4``, ``C = (log 4 - 1) 2.5**0.55 = 0.639419``; the first label
+    is in three samples: ``1 + C (3 + 1.5)**-0.55 = 1.279588``; the others in
+    one, where ``N_l + B = B + 1`` and the value is ``log N = 1.386294``.
     """
     A = check_real(A, "A")
     B = check_real(B, "B", low=0.0)
