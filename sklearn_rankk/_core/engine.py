@@ -502,17 +502,18 @@ def _propensity_pass(
     unit = isinstance(weights, _UnitWeights)
     weighted = weighted_relevance(data, threshold, None if unit else weights.values)
     n_items = data.shape[1]
-    count = Request(ROW_COUNT, None, (("count", int(_kernel.COUNT_RELEVANT)),))
-    kernel_requests = [count]
+    kernel_requests = []
     for request in group:
         kernel_requests += [request, _ideal_request(request)]
     compiled = compile_requests(kernel_requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
     values, empty, flags = evaluate(compiled, weighted, ties=ties, threshold=0.0)
     _raise_for_flags(flags)
-    n_relevant = values[:, compiled.columns[0].start]
+    n_relevant = None
+    if any(r.metric.ideal_weight == "binary_ideal_dcg" for r in group):
+        n_relevant = _relevant_per_row(weighted)
     for j, (i, request) in enumerate(zip(members, group)):
-        mine, best = compiled.columns[1 + 2 * j], compiled.columns[2 + 2 * j]
+        mine, best = compiled.columns[2 * j], compiled.columns[1 + 2 * j]
         if request.curve:
             v, ideal = values[:, mine], values[:, best]
             k = np.arange(1, ideal.shape[1] + 1)
@@ -528,8 +529,20 @@ def _propensity_pass(
                 norm = binary_ideal_dcg(n_relevant, k)
             with np.errstate(invalid="ignore", divide="ignore"):
                 ideal = np.where(norm > 0, ideal / np.where(norm > 0, norm, 1.0), 0.0)
-        values_of[i], empty_of[i] = v, empty[:, 1 + 2 * j].copy()
+        values_of[i], empty_of[i] = v, empty[:, 2 * j].copy()
         ideal_of[i] = ideal
+
+
+def _relevant_per_row(weighted):
+    """|R| of each row of :func:`weighted_relevance`'s inputs (the positive
+    gains), without ranking anything."""
+    y = weighted.y_true
+    if weighted.offsets is not None:  # flat segments
+        counts = np.concatenate(([0], np.cumsum(y > 0)))
+        return np.diff(counts[weighted.offsets])
+    positive = (y.data > 0).astype(np.int64)
+    counts = np.concatenate(([0], np.cumsum(positive)))
+    return np.diff(counts[y.indptr])
 
 
 def mean_weights(rows, j):

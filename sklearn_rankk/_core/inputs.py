@@ -295,10 +295,9 @@ def weighted_relevance(data, threshold, weights):
         # no dense copy of it (the kernel reads CSR relevance as it is).
         y = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
         check_grades(y)
-        relevant = y > threshold
-        indptr = np.zeros(y.shape[0] + 1, dtype=np.int64)
-        np.cumsum(np.count_nonzero(relevant, axis=1), out=indptr[1:])
-        indices = np.nonzero(relevant)[1]
+        flat = np.flatnonzero(y > threshold)
+        rows, indices = np.divmod(flat, y.shape[1])
+        indptr = np.searchsorted(rows, np.arange(y.shape[0] + 1))
         gains = w[indices]
     y_true = sp.csr_matrix((gains, indices, indptr), shape=data.shape, dtype=np.float64)
     return RankingInput(
