@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # for type checkers and linters; imported lazily below
     from ._io.trec import from_trec, read_trec_qrels, read_trec_run
     from ._parallel.accumulator import RankingAccumulator
     from ._parallel.exposure import ExposureAccumulator
+    from ._propensity import inverse_propensity
     from ._report import (
         InterpolatedPrecisionRecall,
         PrecisionRecallAtK,
@@ -95,6 +96,7 @@ _LAZY = {
         "subtopic_recall_at_k",
     ),
     "_io.evaluate": ("evaluate", "from_qrels_and_run"),
+    "_propensity": ("inverse_propensity",),
     "_io.lists": ("from_id_lists",),
     "_io.trec": ("from_trec", "read_trec_qrels", "read_trec_run"),
     "_compare": ("SystemComparison", "compare_systems"),
@@ -145,6 +147,8 @@ def __getattr__(name):
         from ._core import ranking as found
     elif module == "_diversity":
         from . import _diversity as found
+    elif module == "_propensity":
+        from . import _propensity as found
     elif module == "_io.evaluate":
         from ._io import evaluate as found
     elif module == "_io.lists":
@@ -231,4 +235,6 @@ __all__ = [
     "alpha_ndcg_at_k",
     "err_ia_at_k",
     "nerr_ia_at_k",
+    # inverse propensities for the propensity-scored metrics (_propensity.py)
+    "inverse_propensity",
 ]

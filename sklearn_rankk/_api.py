@@ -36,8 +36,8 @@ _K = """\
 _COMMON = """\
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample (row) in the mean.
-    average : {{"mean", "gmean", "relevant", "judged", "pairs"}} or None, \
-default="mean"
+    average : {{"mean", "gmean", "relevant", "judged", "pairs", "ideal"}} \
+or None, default="{average}"
         ``"mean"`` returns the (weighted) mean over samples as a Python
         float; ``"gmean"`` their (weighted) geometric mean, each value
         floored at 1e-5 so that a sample scoring 0 does not zero it
@@ -48,7 +48,10 @@ default="mean"
         non-relevant): the weightings of group AUC; ``"pairs"``, for the
         metrics that average over pairs (:func:`auc_score`,
         :func:`pairwise_accuracy_score`), by its number of pairs: the micro
-        average over every pair of the data.
+        average over every pair of the data. ``"ideal"``, for the
+        propensity-scored metrics (:func:`psprecision_at_k_score`,
+        :func:`psndcg_at_k_score`, whose default it is), by its best
+        achievable value: pyxclib's ratio of the dataset means.
     ignore_ties : bool, default=False
         By default, tied scores give the exact expected value over all
         orderings of the tied items, so a constant ``y_score`` scores the
@@ -125,6 +128,7 @@ def _docstring(metric):
     elif metric.empty_rows == "never":
         zero_division = _ZERO_DIVISION_NEVER
     common = _COMMON.format(
+        average=metric.default_average,
         zero_division_doc=zero_division,
         graded_doc=_GRADED if metric.graded else "",
     )
@@ -152,9 +156,13 @@ def _signature(metric):
     ]
     own = [("k", metric.default_k)] if metric.needs_k else []
     own += [(p.name, p.default) for p in metric.params]
+    shared = [
+        (name, metric.default_average if name == "average" else default)
+        for name, default in _SHARED
+    ]
     keyword = [
         Parameter(name, Parameter.KEYWORD_ONLY, default=default)
-        for name, default in own + list(_SHARED)
+        for name, default in own + shared
     ]
     return Signature(positional + keyword)
 

@@ -336,6 +336,7 @@ def ranking_report(
     fp_weight=-1.0,
     fn_weight=0.0,
     tn_weight=0.0,
+    propensity=None,
 ):
     """Every requested metric at every requested cut-off, from one pass.
 
@@ -400,6 +401,10 @@ array-like of shape (n_samples,)
         The recall levels of :func:`eleven_point_precision_score`.
     tp_weight, fp_weight, fn_weight, tn_weight : float, default=(1, -1, 0, 0)
         The coefficients of :func:`utility_score`.
+    propensity : array-like of shape (n_items,), default=None
+        The inverse propensities of :func:`psprecision_at_k_score` and
+        :func:`psndcg_at_k_score`, whose columns are pyxclib's ratio of the
+        dataset means (each row weighted by its best achievable value).
 
     Returns
     -------
@@ -466,6 +471,7 @@ array-like of shape (n_samples,)
         "fp_weight": fp_weight,
         "fn_weight": fn_weight,
         "tn_weight": tn_weight,
+        "propensity": propensity,
     }
     wanted = {
         name: value
@@ -498,8 +504,10 @@ array-like of shape (n_samples,)
     )
     # One warning for the whole report under "warn".
     values = engine.with_undefined(rows, requests, zero_division, keys=names)
-    weights = rows.sample_weight
-    scores = {name: engine.mean_of_rows(v, weights) for name, v in values.items()}
+    # Each metric's mean weighs its rows as its function does by default
+    # (the propensity-scored metrics by each row's best value: pyxclib's).
+    weights = {name: engine.mean_weights(rows, j) for j, name in enumerate(names)}
+    scores = {name: engine.mean_of_rows(v, weights[name]) for name, v in values.items()}
     random = None
     if random_baseline:
         # Undefined rows are the same for both passes and were already
@@ -509,10 +517,10 @@ array-like of shape (n_samples,)
         )
         quiet = 0.0 if zero_division == "warn" else zero_division
         random = {
-            name: engine.mean_of_rows(v, weights)
-            for name, v in engine.with_undefined(
-                random_rows, requests, quiet, keys=names
-            ).items()
+            name: engine.mean_of_rows(v, engine.mean_weights(random_rows, j))
+            for j, (name, v) in enumerate(
+                engine.with_undefined(random_rows, requests, quiet, keys=names).items()
+            )
         }
     return RankingReport(
         scores=scores,

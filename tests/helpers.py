@@ -285,6 +285,39 @@ def o_sdcg(ranking, row, k, params):
     return o_dcg(ranking, row, k, params) / norm if norm > 0 else 0.0
 
 
+def _ps_gains(row, params):
+    """The propensity-scored gains: a relevant item's weight (1 without
+    ``propensity``), else 0."""
+    w = params.get("propensity")
+    return [
+        (1.0 if w is None else float(w[j])) if r else 0.0 for j, r in enumerate(row.rel)
+    ]
+
+
+def ps_sums(ranking, row, k, params, discount):
+    """(the ranking's weighted gain at the top k, the best one), with
+    ``discount(i)`` at 1-based rank i: Jain et al.'s PSP@k (times k) and
+    PSDCG@k, from the definitions."""
+    gains = _ps_gains(row, params)
+    top = sum(gains[j] * discount(i) for i, j in enumerate(ranking[:k], start=1))
+    ideal = sorted(gains, reverse=True)[:k]
+    best = sum(g * discount(i) for i, g in enumerate(ideal, start=1))
+    return top, best
+
+
+def _ps_ratio(ranking, row, k, params, discount):
+    top, best = ps_sums(ranking, row, k, params, discount)
+    return None if best == 0 else top / best
+
+
+def o_psprecision(ranking, row, k, params):
+    return _ps_ratio(ranking, row, k, params, lambda i: 1.0)
+
+
+def o_psndcg(ranking, row, k, params):
+    return _ps_ratio(ranking, row, k, params, lambda i: 1.0 / math.log2(i + 1))
+
+
 def o_yaap(ranking, row, k, params):
     """trec_eval's yaap: log((1 + S) / (1 + |R| - S)), S = |R| AP."""
     found, s = 0, 0.0
@@ -512,6 +545,8 @@ ORACLES = {
     "ideal_dcg": o_ideal_dcg,
     "sdcg": o_sdcg,
     "yaap": o_yaap,
+    "psprecision": o_psprecision,
+    "psndcg": o_psndcg,
 }
 
 #: Metrics undefined (None in the oracle) on rows with no relevant item.
@@ -538,6 +573,8 @@ ORACLE_UNDEFINED = {
     "fall_out",
     "auc",
     "pairwise_accuracy",
+    "psprecision",
+    "psndcg",
 }
 
 #: Metrics undefined on the rows with no non-relevant item (0 <= grade <=
@@ -601,6 +638,8 @@ PARAM_VALUES = {
     "discount": ("log", "jarvelin", "reciprocal", "geometric", _inverse_sqrt),
     "discount_p": (0.9, 0.5),
     "max_rel": (None, 3),
+    # one weight per column: tests/test_propensity.py checks the weights
+    "propensity": (None,),
 }
 DEFAULT_PARAMS = {
     "denominator": "relevant",
@@ -621,6 +660,7 @@ DEFAULT_PARAMS = {
     "discount": "log",
     "discount_p": 0.9,
     "max_rel": None,
+    "propensity": None,
 }
 
 
@@ -756,6 +796,11 @@ def _new_dcg_options(p):
 def call(metric, y_true, y_score, k, params, **kwargs):
     if METRICS[metric].needs_k:
         kwargs["k"] = k
+    # The mean the oracle's weighted_mean checks: the plain (sample-weighted)
+    # mean of the rows, which is not the default of the propensity-scored
+    # metrics (pyxclib's ratio of dataset means, tests/test_propensity.py).
+    if "average" not in kwargs and METRICS[metric].default_average != "mean":
+        kwargs["average"] = "mean"
     return FUNCS[metric](y_true, y_score, **params, **kwargs)
 
 

@@ -51,6 +51,9 @@ def call(name, y_true, y_score, k=3, **kwargs):
     if METRICS[name].needs_k:
         kwargs["k"] = k
     kwargs.setdefault("zero_division", 0.0)
+    # The plain mean of the rows, which these tests check; the propensity-
+    # scored metrics average otherwise by default (tests/test_propensity.py).
+    kwargs.setdefault("average", "mean")
     return FUNCS[name](y_true, y_score, **kwargs)
 
 

@@ -212,6 +212,11 @@ def brute_force(relevant, ranked, k):
         "err": _err(rel),
         **_gain_measures(grades, ranked, k),
         **_dcg_family(grades, ranked, k, dcg, idcg),
+        # propensity-scored, every weight 1 (no propensity=): the share of the
+        # best achievable top k, binary gains (Jain et al. 2016)
+        "psprecision": sum(hits) / min(k, n_rel),
+        "psndcg": sum(1 / math.log2(r + 2) for r, h in enumerate(hits) if h)
+        / sum(1 / math.log2(r + 2) for r in range(min(k, n_rel))),
     }
 
 

@@ -25,9 +25,9 @@ import numpy as np
 
 from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
-from .inputs import group_by_qid
+from .inputs import group_by_qid, weighted_relevance
 from .ranking import compile_requests, evaluate, relevant_grades
-from .registry import AVERAGE_COUNTS, METRICS, ROW_COUNT
+from .registry import AVERAGE_COUNTS, METRICS, PS_IDEAL, ROW_COUNT
 from .requests import (  # noqa: F401  (re-exported: the engine's requests)
     MIN_GEO_MEAN,
     Request,
@@ -46,6 +46,7 @@ from .validation import (
     check_bool,
     check_exponential_gain,
     check_inputs,
+    check_item_weights,
     check_max_grade,
     check_option,
     check_real,
@@ -78,12 +79,19 @@ class Rows:
         The validated sample weights (one per query with ``qid``).
     n_items : int
         Columns of the score matrix (the longest query with ``qid``).
+    ideal : list or None
+        One per request: None, or for a propensity-scored metric (its
+        registry entry's ``ideal_weight``) the weight of each row in its
+        mean (pyxclib's ratio of dataset means): the row's best achievable
+        unnormalised value, shape (n_samples,), or (n_samples, k) for a
+        curve. :func:`mean_weights` combines it with ``sample_weight``.
     """
 
     values: list
     undefined: list
     sample_weight: np.ndarray | None
     n_items: int
+    ideal: list | None = None
 
 
 _BACKENDS = []
@@ -165,16 +173,36 @@ def row_values(
     n_items = data.shape[1]
     # One kernel pass per distinct relevance threshold (requests may carry
     # their own, as ir_measures' ``P(rel=2)@5``), in the requests' order.
+    # The propensity-scored metrics rank the gains y_l w_l: one pass per
+    # distinct threshold and weights too.
     own = [
-        threshold if r.relevance_threshold is None else r.relevance_threshold
+        (
+            threshold if r.relevance_threshold is None else r.relevance_threshold,
+            _item_weights(r, n_items),
+        )
         for r in requests
     ]
     n = data.shape[0]
     values_of, empty_of = [None] * len(requests), [None] * len(requests)
+    ideal_of = [None] * len(requests)
     top = None
-    for group_threshold in dict.fromkeys(own):
-        members = [i for i, t in enumerate(own) if t == group_threshold]
+    for key in dict.fromkeys(own):
+        group_threshold, weights = key
+        members = [i for i, t in enumerate(own) if t == key]
         group = [requests[i] for i in members]
+        if weights is not None:
+            _propensity_pass(
+                group,
+                members,
+                data,
+                group_threshold,
+                weights,
+                ignore_ties,
+                values_of,
+                empty_of,
+                ideal_of,
+            )
+            continue
         exponential = any(r.options.get("gain") == "exponential" for r in group)
         max_grades = {r.options.get("max_grade") for r in group} - {None}
         if exponential or max_grades:
@@ -218,7 +246,110 @@ def row_values(
                 f"of y_true are too large (use smaller grades or gain='linear')."
             )
     rows_values, undefined = values_of, empty_of
-    return Rows(rows_values, undefined, data.sample_weight, n_items)
+    ideal = ideal_of if any(i is not None for i in ideal_of) else None
+    return Rows(rows_values, undefined, data.sample_weight, n_items, ideal)
+
+
+class _UnitWeights:
+    """The weights of a propensity-scored request with ``propensity=None``."""
+
+    def __init__(self, n_items):
+        self.values = np.ones(n_items)
+
+    def __eq__(self, other):
+        return isinstance(other, _UnitWeights)
+
+    def __hash__(self):
+        return hash(_UnitWeights)
+
+
+def _item_weights(request, n_items):
+    """The item weights a request ranks by (None: the plain relevance)."""
+    if request.metric.ideal_weight is None:
+        return None
+    weights = request.options.get("propensity")
+    if weights is None:
+        return _UnitWeights(n_items)
+    return check_item_weights(weights, "propensity", n_items)
+
+
+def _ideal_request(request):
+    """The ideal DCG of a propensity-scored request, with its discount."""
+    discount = request.metric.fixed_discount or "log"
+    return Request(PS_IDEAL, request.k, (("discount", discount),), request.curve)
+
+
+def binary_ideal_dcg(n_relevant, k):
+    """``sum over ranks i <= min(k, n_relevant) of 1 / log2(i + 1)`` per row
+    (float64 of n_relevant's shape), from one table of the ``k`` discounts."""
+    table = np.concatenate(([0.0], np.cumsum(1.0 / np.log2(np.arange(2.0, k + 2)))))
+    return table[np.minimum(n_relevant.astype(np.int64), k)]
+
+
+def _propensity_pass(
+    group, members, data, threshold, weights, ignore_ties, values_of, empty_of, ideal_of
+):
+    """One kernel pass of propensity-scored requests: each is its DCG-family
+    formula on the gains ``y_l w_l`` (:func:`weighted_relevance`), with the
+    ideal DCG and |R| of each row, whence the weight of the row in the
+    metric's mean (``Rows.ideal``)."""
+    unit = isinstance(weights, _UnitWeights)
+    weighted = weighted_relevance(data, threshold, None if unit else weights.values)
+    n_items = data.shape[1]
+    kernel_requests = []
+    for request in group:
+        kernel_requests += [request, _ideal_request(request)]
+    compiled = compile_requests(kernel_requests, n_items)
+    ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
+    values, empty, flags = evaluate(compiled, weighted, ties=ties, threshold=0.0)
+    _raise_for_flags(flags)
+    n_relevant = None
+    if any(r.metric.ideal_weight == "binary_ideal_dcg" for r in group):
+        n_relevant = _relevant_per_row(weighted)
+    for j, (i, request) in enumerate(zip(members, group)):
+        mine, best = compiled.columns[2 * j], compiled.columns[1 + 2 * j]
+        if request.curve:
+            v, ideal = values[:, mine], values[:, best]
+            k = np.arange(1, ideal.shape[1] + 1)
+        else:
+            v, ideal = values[:, mine.start], values[:, best.start]
+            k = request.k or n_items
+        if request.metric.ideal_weight == "k":
+            ideal = ideal / k
+        else:  # the binary ideal DCG at k
+            if request.curve:
+                norm = np.column_stack([binary_ideal_dcg(n_relevant, c) for c in k])
+            else:
+                norm = binary_ideal_dcg(n_relevant, k)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ideal = np.where(norm > 0, ideal / np.where(norm > 0, norm, 1.0), 0.0)
+        values_of[i], empty_of[i] = v, empty[:, 2 * j].copy()
+        ideal_of[i] = ideal
+
+
+def _relevant_per_row(weighted):
+    """|R| of each row of :func:`weighted_relevance`'s inputs (the positive
+    gains), without ranking anything."""
+    y = weighted.y_true
+    if weighted.offsets is not None:  # flat segments
+        counts = np.concatenate(([0], np.cumsum(y > 0)))
+        return np.diff(counts[weighted.offsets])
+    positive = (y.data > 0).astype(np.int64)
+    counts = np.concatenate(([0], np.cumsum(positive)))
+    return np.diff(counts[y.indptr])
+
+
+def mean_weights(rows, j):
+    """The weights of request ``j``'s rows in its mean: ``sample_weight``,
+    times each row's best achievable value for a propensity-scored request
+    (pyxclib's ratio of dataset means)."""
+    ideal = None if rows.ideal is None else rows.ideal[j]
+    if ideal is None:
+        return rows.sample_weight
+    if rows.sample_weight is None:
+        return ideal
+    w = rows.sample_weight
+    return ideal * (w[:, None] if ideal.ndim > 1 else w)
 
 
 def _warn_trivial(requests, n_classes):
@@ -450,7 +581,11 @@ def aggregate(rows, requests, *, average, zero_division, keys=None, names=None):
     if average is None:
         return values
     mean = geometric_mean_of_rows if average == "gmean" else mean_of_rows
-    return {key: mean(v, rows.sample_weight) for key, v in values.items()}
+    weights = {
+        key: mean_weights(rows, j)
+        for j, key in enumerate(keys or [r.key for r in requests])
+    }
+    return {key: mean(v, weights[key]) for key, v in values.items()}
 
 
 # --------------------------------------------------------------------------
@@ -490,7 +625,13 @@ def score(
     average = check_option(average, "average", AVERAGE_OPTIONS + WEIGHTED_AVERAGES)
     zero_division = check_zero_division(zero_division)
     requests = [request]
-    if average in WEIGHTED_AVERAGES:
+    if average == "ideal" and metric.ideal_weight is None:
+        ideal = [m.function_name for m in METRICS.values() if m.ideal_weight]
+        raise ValueError(
+            f'average="ideal" applies to the propensity-scored metrics '
+            f"({', '.join(ideal)}), not to {metric.function_name}."
+        )
+    if average in WEIGHTED_AVERAGES and average != "ideal":
         requests.append(_count_request(metric, average))
     rows = row_values(
         requests,
@@ -502,12 +643,18 @@ def score(
         labels=labels,
         qid=qid,
     )
-    if average in WEIGHTED_AVERAGES:
+    if average == "ideal":  # each row weighted by its best value
+        weights = mean_weights(rows, 0)
+        rows = Rows(rows.values, rows.undefined, weights, rows.n_items)
+        average = "mean"
+    elif average in WEIGHTED_AVERAGES:
         # Each row weighted by its count, times its sample weight.
         counts = rows.values[1]
         weights = counts if rows.sample_weight is None else counts * rows.sample_weight
         rows = Rows(rows.values[:1], rows.undefined[:1], weights, rows.n_items)
         average = "mean"
+    else:  # the plain (weighted) mean of the rows
+        rows = Rows(rows.values, rows.undefined, rows.sample_weight, rows.n_items)
     (value,) = aggregate(
         rows,
         [request],

@@ -5,6 +5,8 @@
 * :func:`random_ranking_scores`: the scores of a uniformly random ranking of
   the same retrieved items (a constant score, ``-inf`` kept), from which the
   tie-aware engine computes every metric's exact random baseline.
+* :func:`weighted_relevance`: the gains ``y_l w_l`` of the propensity-scored
+  metrics, one weight per column, as the relevance the kernel ranks.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .validation import (
+    RankingInput,
     as_array,
+    check_grades,
     check_no_nan,
     check_numeric_dtype,
     check_real,
@@ -256,3 +260,51 @@ def n_items(y_score):
     if shape is None:
         shape = np.shape(y_score)
     return int(shape[1])
+
+
+# --------------------------------------------------------------------------
+# Item weights: the gains of the propensity-scored metrics
+# --------------------------------------------------------------------------
+
+
+def weighted_relevance(data, threshold, weights):
+    """``data`` with ``y_true`` replaced by ``w_l`` where ``y_true >
+    threshold`` and 0 elsewhere (a float64 CSR matrix), for a kernel pass
+    at threshold 0: the propensity-scored metrics are DCG-family formulas on
+    these gains. ``weights``: one weight > 0 per column of ``y_score``, or
+    None for 1 (the only weights of flat inputs with ``offsets``)."""
+    if data.offsets is not None:
+        if weights is not None:
+            raise ValueError(
+                "propensity weighs the items (columns) of a 2-D y_true; flat "
+                "inputs with qid have no columns shared by every row."
+            )
+        y = np.asarray(data.y_true)
+        check_grades(y)
+        return RankingInput(
+            (y > threshold).astype(np.float64),
+            data.y_score,
+            data.sample_weight,
+            data.offsets,
+            data.from_labels,
+        )
+    y_true = data.y_true
+    w = np.ones(data.shape[1]) if weights is None else weights
+    if sp.issparse(y_true) and threshold >= 0:  # only stored grades are relevant
+        csr = y_true.tocsr()
+        check_grades(np.asarray(csr.data))
+        gains = np.where(csr.data > threshold, w[csr.indices], 0.0)
+        indices, indptr = csr.indices, csr.indptr
+    else:
+        # The relevant cells only, as CSR: one comparison of the matrix,
+        # no dense copy of it (the kernel reads CSR relevance as it is).
+        y = y_true.toarray() if sp.issparse(y_true) else np.asarray(y_true)
+        check_grades(y)
+        flat = np.flatnonzero(y > threshold)
+        rows, indices = np.divmod(flat, y.shape[1])
+        indptr = np.searchsorted(rows, np.arange(y.shape[0] + 1))
+        gains = w[indices]
+    y_true = sp.csr_matrix((gains, indices, indptr), shape=data.shape, dtype=np.float64)
+    return RankingInput(
+        y_true, data.y_score, data.sample_weight, None, data.from_labels
+    )

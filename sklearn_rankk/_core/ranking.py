@@ -70,10 +70,12 @@ class Compiled:
 
 def _discount_table(discount, log_base, p, n):
     """The discounts of ranks 1..n (float64), or None for the kernel's own
-    ``1 / log_b(rank + 1)``."""
+    ``1 / log_b(rank + 1)``; ``"constant"``: 1 at every rank."""
     if isinstance(discount, str) and discount == "log":
         return None
     ranks = np.arange(1, n + 1, dtype=np.float64)
+    if isinstance(discount, str) and discount == "constant":  # PSP@k's sum
+        return np.ones_like(ranks)
     if callable(discount):
         try:
             table = np.asarray(discount(ranks), dtype=np.float64)
@@ -163,7 +165,7 @@ def compile_requests(requests, n_items, grades=None):
             row["gain_grades"], row["gain_values"] = (a.ctypes.data for a in table)
             row["n_gain"] = table[0].size
         disc = _discount_table(
-            options.get("discount", "log"),
+            request.metric.fixed_discount or options.get("discount", "log"),
             options.get("log_base", 2),
             options.get("discount_p", 0.9),
             max(k if k > 0 else n_items, 1),

@@ -56,6 +56,9 @@ class Param:
     sequence : bool
         Whether the value is a non-empty sequence of such real numbers (a
         tuple of floats once validated).
+    item_weights : bool
+        Whether the value is None or one weight > 0 per item (column) of
+        ``y_score`` (validated into a hashable ``ItemWeights``).
     doc : str
         Its numpydoc entry (type line and description).
     """
@@ -73,6 +76,7 @@ class Param:
     whole_row_only: bool = False  # a value but None only with k=None
     callable_ok: bool = False  # an option that also takes a callable
     gain_map: bool = False  # None, a mapping grade -> gain, or a callable
+    item_weights: bool = False  # None, or one weight > 0 per item (column)
 
 
 DENOMINATOR = Param(
@@ -279,6 +283,18 @@ MAX_FPR = Param(
         1. Only with ``k=None`` (the whole row).""",
 )
 
+PROPENSITY = Param(
+    "propensity",
+    None,
+    item_weights=True,
+    doc="""\
+    propensity : array-like of shape (n_items,), default=None
+        The inverse propensity of each item (column), ``1 / p_l``: the
+        weight of a relevant item in the top ``k``
+        (:func:`inverse_propensity` computes Jain et al.'s from the training
+        labels). Finite and > 0. None weighs every item 1.""",
+)
+
 #: Every metric parameter, by name (each means the same for every metric).
 PARAMS = {
     p.name: p
@@ -298,6 +314,7 @@ PARAMS = {
         DISCOUNT,
         DISCOUNT_P,
         MAX_REL,
+        PROPENSITY,
     )
 }
 
@@ -405,6 +422,17 @@ class Metric:
         The kernel's per-row count of the pairs the metric averages over
         (``_kernel.COUNT_*``), for ``average="pairs"`` (the micro average
         over all pairs); None: the metric is not a pair average.
+    ideal_weight : {"k", "binary_ideal_dcg"} or None
+        A propensity-scored metric (Jain, Prabhu and Varma 2016): its
+        per-row value is ``DCG / ideal DCG`` on the gains ``y_l w_l`` of
+        ``propensity``, and its mean weights each row by its best achievable
+        unnormalised value, the ideal over ``k`` (PSP@k) or over the binary
+        ideal DCG@k (PSnDCG@k), which is pyxclib's ratio of the dataset
+        means (``average="ideal"``, the default of its function, scorers,
+        reports and accumulators). None for every other metric.
+    fixed_discount : str or None
+        A discount the metric always uses (``"constant"``: 1 at every rank,
+        PSP@k's sum of gains); None: its ``discount`` parameter, else the log.
     """
 
     name: str
@@ -440,6 +468,15 @@ class Metric:
     examples: str = ""
     default_k: int | None = 10
     pair_count: int | None = None
+    ideal_weight: str | None = None
+    fixed_discount: str | None = None
+
+    @property
+    def default_average(self):
+        """The ``average`` of its function by default, and of its scorers,
+        reports and accumulators: ``"ideal"`` for the propensity-scored
+        metrics (pyxclib's ratio of dataset means), else ``"mean"``."""
+        return "mean" if self.ideal_weight is None else "ideal"
 
     @property
     def cut_is_n_relevant(self):
@@ -1524,6 +1561,98 @@ _ENTRIES = (
     >>> round(yaap_score(y_true, y_score), 6)
     0.087177""",
     ),
+    # ---- propensity-scored P@k and nDCG@k (extreme classification) ----
+    Metric(
+        name="psprecision",
+        function_name="psprecision_at_k_score",
+        label="PSP",
+        formula=_kernel.NDCG,
+        needs_ideal=True,
+        params=(PROPENSITY,),
+        perfect_is_one=True,
+        in_default_report=False,
+        ideal_weight="k",
+        fixed_discount="constant",
+        summary="""\
+    Propensity-scored precision at k (Jain, Prabhu and Varma, KDD 2016).
+
+    Each relevant item ``l`` (``y_true > relevance_threshold``) in the top
+    ``k`` gains its inverse propensity ``w_l`` (``propensity``), so that
+    rare labels count more. ``PSP@k = (1/k) sum over the top k of y_l w_l``
+    (``y_l`` 1 for a relevant item, else 0), normalised by its best
+    achievable value, ``(1/k)`` times the sum of the ``k`` largest
+    ``y_l w_l`` of the row, as pyxclib's ``psprecision``
+    (``xclib/evaluation/xc_metrics.py``). pyxclib's value, the default
+    (``average="ideal"``), is the ratio of the dataset means, ``sum_i
+    PSP_i / sum_i best_i``: the mean of the per-row ratios ``PSP_i /
+    best_i`` (``average=None``) weighted by ``best_i``, so a row with no
+    relevant item weighs 0. ``average="mean"`` is the plain mean of the
+    per-row ratios. Linear in the gains at the top ``k``, so the exact
+    expectation under ties counts a tie group straddling ``k`` as the slots
+    it has left over its size times its summed gain. With
+    ``propensity=None`` (every weight 1) the per-row value is
+    ``|relevant in the top k| / min(k, |R|)``.""",
+        undefined_doc=" (samples with no relevant item: the best value is 0)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import psprecision_at_k_score
+    >>> w = np.array([2.0, 1.0, 4.0, 1.0])
+    >>> psprecision_at_k_score(y_true, y_score, k=2, propensity=w, average=None)
+    array([0.33333333, 0.        ])
+
+    First row: the top 2 (columns 0 and 1) hold one relevant item, of weight
+    2; the best top 2 holds both relevant items, 4 + 2: 2/6. Second row: no
+    relevant item in the top 2, best 1. pyxclib's ratio of the dataset
+    means, (2/2 + 0/2) / (6/2 + 1/2), and the plain mean of the rows:
+
+    >>> round(psprecision_at_k_score(y_true, y_score, k=2, propensity=w), 6)
+    0.285714
+    >>> round(psprecision_at_k_score(y_true, y_score, k=2, propensity=w,
+    ...                              average="mean"), 6)
+    0.166667""",
+    ),
+    Metric(
+        name="psndcg",
+        function_name="psndcg_at_k_score",
+        label="PSnDCG",
+        formula=_kernel.NDCG,
+        needs_ideal=True,
+        params=(PROPENSITY,),
+        perfect_is_one=True,
+        in_default_report=False,
+        ideal_weight="binary_ideal_dcg",
+        summary="""\
+    Propensity-scored nDCG at k (Jain, Prabhu and Varma, KDD 2016).
+
+    ``PSDCG@k = sum over ranks i <= k of y_(i) w_(i) / log2(i + 1)``: each
+    relevant item ``l`` (``y_true > relevance_threshold``, ``y_l = 1``;
+    else 0) gains its inverse propensity ``w_l`` (``propensity``). The
+    paper divides it by the binary ideal DCG, ``B = sum over i <= min(k,
+    |R|) of 1 / log2(i + 1)``;
+    pyxclib's ``psndcg`` (``xclib/evaluation/xc_metrics.py``), the default
+    (``average="ideal"``), divides the dataset mean of ``PSDCG_i / B_i`` by
+    the dataset mean of ``best_i / B_i``, ``best_i`` the DCG of the row's
+    items ranked by decreasing ``y_l w_l``: the mean of the per-row ratios
+    ``PSDCG_i / best_i`` (``average=None``) weighted by ``best_i / B_i``.
+    ``average="mean"`` is the plain mean of the per-row ratios. Linear in
+    the gain at each rank, so the exact expectation under ties is the
+    formula on the tie groups' mean gains. With ``propensity=None`` (every
+    weight 1) the per-row value is binary nDCG@k.""",
+        undefined_doc=" (samples with no relevant item: the best value is 0)",
+        examples=_EXAMPLE_DATA
+        + """
+    >>> from sklearn_rankk import psndcg_at_k_score
+    >>> w = np.array([2.0, 1.0, 4.0, 1.0])
+    >>> psndcg_at_k_score(y_true, y_score, k=2, propensity=w, average=None)
+    array([0.38009377, 0.        ])
+
+    First row: DCG 2 (weight 2 at rank 1) over the best, 4 + 2 / log2(3).
+    pyxclib's ratio of the dataset means weighs it by its best over the
+    binary ideal DCG, 1 + 1 / log2(3), and the second row by 1 / 1:
+
+    >>> round(psndcg_at_k_score(y_true, y_score, k=2, propensity=w), 6)
+    0.290158""",
+    ),
 )
 
 #: Every metric, by name, in the package's order (report rows, docs, tests).
@@ -1552,6 +1681,19 @@ ALPHA_GAIN = Metric(
     function_name="",
     label="",
     formula=_kernel.ALPHA_GAIN,
+    bounds=(0.0, None),
+)
+
+#: Not a metric: the ideal DCG of a propensity-scored request (its gains
+#: ``y_l w_l``, its discount in the request's ``discount`` option), the
+#: weights of ``average="ideal"``.
+PS_IDEAL = Metric(
+    name="ps_ideal",
+    function_name="",
+    label="",
+    formula=_kernel.IDEAL_DCG,
+    needs_ideal=True,
+    empty_rows="zero",
     bounds=(0.0, None),
 )
 

@@ -84,6 +84,10 @@ def check_params(metric, params):
         value = params.get(p.name, p.default)
         if p.gain_map:
             value = check_gain_map(value, p.name)
+        elif p.item_weights:  # an array: validated with numpy, on first use
+            from .validation import check_item_weights
+
+            value = check_item_weights(value, p.name)
         elif p.choices is not None and p.callable_ok:
             value = check_option_or_callable(value, p.name, p.choices)
         elif p.choices is not None:

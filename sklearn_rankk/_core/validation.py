@@ -22,13 +22,14 @@ from .checks import (  # noqa: F401  (re-exported: the checks of the whole packa
     check_option,
     check_option_or_callable,
     check_real,
+    describe,
 )
 
 ZERO_DIVISION_OPTIONS = ('"warn"', "0.0", "1.0", "np.nan")
 AVERAGE_OPTIONS = ("mean", None, "gmean")
 #: The averages of a metric function that weight each row by a count of its
 #: own (the kernel's COUNT_ROW), besides its sample_weight.
-WEIGHTED_AVERAGES = ("relevant", "judged", "pairs")
+WEIGHTED_AVERAGES = ("relevant", "judged", "pairs", "ideal")
 GAIN_OPTIONS = ("linear", "exponential")
 DENOMINATOR_OPTIONS = ("relevant", "min", "retrieved")
 
@@ -574,3 +575,77 @@ def as_float64_exact(block):
         # NaN stays NaN, for the kernel to report (a rank would hide it).
         ranks[np.isnan(block)] = np.nan
     return ranks
+
+
+class ItemWeights:
+    """Validated weights of the items (columns), such as inverse propensities.
+
+    A read-only float64 array held so that a request carrying it stays
+    hashable: equal weights compare equal (and hash alike), whatever array
+    they came from, so scorers and accumulators built from equal arrays
+    agree.
+    """
+
+    __slots__ = ("values", "_hash")
+
+    def __init__(self, values):
+        values = np.array(values, dtype=np.float64)
+        values.setflags(write=False)
+        self.values = values
+        self._hash = hash(values.tobytes())
+
+    def __eq__(self, other):
+        return isinstance(other, ItemWeights) and np.array_equal(
+            self.values, other.values
+        )
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return f"<{self.values.shape[0]} item weights>"
+
+    def __getstate__(self):
+        return self.values
+
+    def __setstate__(self, values):
+        ItemWeights.__init__(self, values)
+
+
+def check_item_weights(value, name, n_items=None):
+    """None, or :class:`ItemWeights`: a 1-D array of finite weights > 0, one
+    per item (``n_items``, when known)."""
+    if value is None:
+        return None
+    if isinstance(value, ItemWeights):
+        weights = value
+    else:
+        if isinstance(value, (str, bytes)) or np.ndim(value) == 0:
+            raise TypeError(
+                f"{name} must be an array-like of shape (n_items,): one weight "
+                f"per item (column); got {describe(value)}."
+            )
+        try:
+            array = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must be an array-like of real numbers of shape "
+                f"(n_items,); got {describe(value)}."
+            ) from None
+        if array.ndim != 1 or array.shape[0] == 0:
+            raise ValueError(
+                f"{name} must be a non-empty 1-D array of shape (n_items,), one "
+                f"weight per item (column); got shape {array.shape}."
+            )
+        if not np.all(np.isfinite(array)) or not np.all(array > 0):
+            raise ValueError(
+                f"{name} must hold finite weights > 0 (inverse propensities are "
+                f">= 1); got a NaN, infinite, zero or negative weight."
+            )
+        weights = ItemWeights(array)
+    if n_items is not None and weights.values.shape[0] != n_items:
+        raise ValueError(
+            f"{name} must have one weight per item: shape ({n_items},), the "
+            f"number of columns of y_score; got shape {weights.values.shape}."
+        )
+    return weights

@@ -172,12 +172,17 @@ array-like of shape (n_rows,)
         if np.any(weights > 0):
             self._rescale(int(np.frexp(np.max(weights))[1]))
             weights = np.ldexp(weights, -self._exponent)
-        for (key, *_), v, u in zip(scorer.metrics, values, undefined):
+        for j, ((key, *_), v, u) in enumerate(zip(scorer.metrics, values, undefined)):
             state = self._state[key]
             defined = ~u
-            _add_exact(state["value"], v[defined] * weights[defined])
-            _add_exact(state["weight"], weights[defined])
-            _add_exact(state["undefined_weight"], weights[u])
+            # A propensity-scored metric weighs each row by its best value
+            # too: sums of numerators and of ideals (pyxclib's ratio).
+            w = weights
+            if rows.ideal is not None and rows.ideal[j] is not None:
+                w = weights * rows.ideal[j]
+            _add_exact(state["value"], v[defined] * w[defined])
+            _add_exact(state["weight"], w[defined])
+            _add_exact(state["undefined_weight"], w[u])
             state["n_undefined"] += int(np.count_nonzero(u))
         self.n_samples_ += n_rows
         return self

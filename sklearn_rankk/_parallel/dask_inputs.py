@@ -97,7 +97,16 @@ def per_row_values_dask(
     undefined = [
         np.concatenate([r[1][i] for r in results]) for i in range(len(requests))
     ]
-    return engine.Rows(values, undefined, sample_weight, n_items)
+    # The row weights of the propensity-scored metrics' means, if any.
+    ideal = None
+    if any(r[2] is not None for r in results):
+        ideal = [
+            None
+            if results[0][2][i] is None
+            else np.concatenate([r[2][i] for r in results])
+            for i in range(len(requests))
+        ]
+    return engine.Rows(values, undefined, sample_weight, n_items, ideal)
 
 
 def _block_values(requests, y_true, y_score, labels, options):
@@ -109,7 +118,7 @@ def _block_values(requests, y_true, y_score, labels, options):
     """
     with _openmp_controller().limit(limits=1, user_api="openmp"):
         rows = engine.row_values(requests, y_true, y_score, labels=labels, **options)
-    return rows.values, rows.undefined
+    return rows.values, rows.undefined, rows.ideal
 
 
 @functools.cache

@@ -1,0 +1,74 @@
+"""Propensity-scored P@k and nDCG@k: each alone as a ratio to the floor F of
+run.py's workloads W1-W3, one run.
+
+Run: ``python benchmarks/bench_propensity.py`` from the repository root
+(``--repeats N``). One thread, as run.py's per-measure rows. Prints one
+Markdown table per workload: medians over
+repeats, and each over F (``y_score.max(axis=1)`` plus
+``np.count_nonzero(y_true, axis=1)``, run.py's floor). The weights are
+:func:`inverse_propensity` of the workload's own ``y_true`` (computed once,
+outside the timings); P@k and nDCG@k are shown beside them, and
+``inverse_propensity`` itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
+import run  # noqa: E402  (run.py's workloads and floor)
+
+import sklearn_rankk as rk  # noqa: E402
+
+
+def median_time(func, repeats):
+    times = []
+    with rk.num_threads(1):
+        for _ in range(repeats):
+            start = time.perf_counter()
+            func()
+            times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    for name, title, y_true, y_score, k in run.workloads(False):
+        if name in ("W1", "W2", "W3"):
+            table(name, title, y_true, y_score, k, args.repeats)
+
+
+def table(name, title, y_true, y_score, k, repeats):
+    """One workload's table."""
+    floor = median_time(lambda: run.floor(y_true, y_score), 2 * repeats)
+    w = rk.inverse_propensity(y_true)
+    z = {"zero_division": 0.0}
+    rows = {
+        "precision": lambda: rk.precision_at_k_score(y_true, y_score, k=k),
+        "ndcg": lambda: rk.ndcg_at_k_score(y_true, y_score, k=k, **z),
+        "psprecision": lambda: rk.psprecision_at_k_score(
+            y_true, y_score, k=k, propensity=w, **z
+        ),
+        "psndcg": lambda: rk.psndcg_at_k_score(y_true, y_score, k=k, propensity=w, **z),
+        "psprecision, average='mean'": lambda: rk.psprecision_at_k_score(
+            y_true, y_score, k=k, propensity=w, average="mean", **z
+        ),
+        "inverse_propensity(y_true)": lambda: rk.inverse_propensity(y_true),
+    }
+    print(f"\n## {name}: {title}, k={k}; F = {floor * 1e3:.1f} ms\n")
+    print("| what | median (ms) | / F |\n|---|---:|---:|")
+    for label, func in rows.items():
+        t = median_time(func, repeats)
+        print(f"| {label} | {t * 1e3:.1f} | {t / floor:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
