@@ -18,9 +18,9 @@ scikit-learn's ``roc_auc_score`` row by row.
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from helpers import ATOL, FUNCS, RTOL, fill_undefined, oracle
+from helpers import ATOL, FUNCS, RTOL
 from sklearn.metrics import roc_auc_score
-from test_relevant_ranks import _call
+from test_relevant_ranks import _call, _expected
 
 MEASURES = [
     ("auc", {}),
@@ -119,7 +119,14 @@ def edge_rows(seed=0, n=60):
             rng,
             n,
             [0.6, 0.6, 0.6],
-            extra=[(0.6, 0), (0.6, -1), (np.nextafter(0.6, 1), 0)],
+            extra=[
+                (0.6, 0),
+                (0.6, -1),
+                (np.nextafter(0.6, 1), 0),
+                (np.inf, 0),
+                (-np.inf, 0),
+                (-np.inf, -1),
+            ],
         )
     )
     # many relevant items: most of the row (a few ties)
@@ -136,31 +143,12 @@ def edge_rows(seed=0, n=60):
 @pytest.mark.parametrize(("metric", "params"), MEASURES)
 def test_edge_rows_match_the_oracle(metric, params, ignore_ties):
     y_true, y_score = edge_rows()
-    want = oracle(
-        metric,
-        y_true,
-        y_score,
-        ignore_ties=ignore_ties,
-        threshold=0,
-        k=None,
-        params=params,
-    )
-    want = fill_undefined(want, 0.0, y_true, metric=metric)
+    want = _expected(metric, params, y_true, y_score, ignore_ties)
     got = _call(metric, params, y_true, y_score, ignore_ties)
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
-    got = _call(
-        metric, params, sp.csr_array(np.maximum(y_true, 0)), y_score, ignore_ties
-    )
-    want = oracle(
-        metric,
-        np.maximum(y_true, 0),
-        y_score,
-        ignore_ties=ignore_ties,
-        threshold=0,
-        k=None,
-        params=params,
-    )
-    want = fill_undefined(want, 0.0, np.maximum(y_true, 0), metric=metric)
+    y_csr = np.maximum(y_true, 0)  # CSR: stored grades only, none unjudged
+    want = _expected(metric, params, y_csr, y_score, ignore_ties)
+    got = _call(metric, params, sp.csr_array(y_csr), y_score, ignore_ties)
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
 
 

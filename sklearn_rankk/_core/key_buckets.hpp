@@ -4,13 +4,13 @@
  * yaap over the whole ranking; formulas_auc.hpp: AUC, partial AUC) place
  * every item of the row, so this is their inner loop.
  *
- * The keys' range [lo, hi] is cut into B equal buckets, bucket(x) =
- * min(trunc((x - lo) * B / (hi - lo)), B - 1), a non-decreasing function of
- * x in floating point (a subtraction and a product by a positive constant
- * round monotonically). So a key in a higher bucket than x is above x, one
- * in a lower bucket below it, and only the keys of x's own bucket (none for
- * most items when B is several times the number of keys) are compared with
- * x. The slots are the same as a binary search over the keys gives: exact
+ * The keys' range [lo, hi] is cut into B equal buckets, cell(x) =
+ * trunc(clamp((x - lo) * B / (hi - lo), -1, B)) + 1, a non-decreasing
+ * function of x in floating point (a subtraction and a product by a
+ * positive constant round monotonically), with a cell below the range and
+ * one above it. So a key in a higher cell than x is above x, one in a lower
+ * cell below it, and only the keys of x's own cell (none for most items:
+ * B is 32 times the number of keys, up to 32,768) are compared with x. The slots are the same as a binary search over the keys gives: exact
  * integers, so every value read from them is the same bit for bit.
  *
  * Keys: descending (key[0] the highest), finite or +inf, each with a column
@@ -57,12 +57,20 @@ struct KeyBuckets {
     int64_t D = 0, B = 0;
     double lo = 0.0, hi = 0.0, scale = 0.0;
     bool direct = false;  // buckets in use (else the binary search)
-    // first[b]: keys in buckets >= b; bucket b holds keys [first[b + 1], first[b])
-    std::vector<int64_t> first;
+    /* g[c]: the keys in cells >= c, so that cell c holds keys
+     * [g[c + 1], g[c]) (keys descending, higher cells first). */
+    std::vector<int64_t> g;
 
-    int64_t bucket(double x) const {
-        const int64_t b = (int64_t)((x - lo) * scale);
-        return b < B - 1 ? b : B - 1;
+    /* The cell of x, in [0, B + 1]: trunc((x - lo) B / (hi - lo)) + 1 held
+     * to [-1, B] first, so -inf and the scores below lo by more than a
+     * bucket sit at 0, +inf and the scores above hi (and hi itself) at
+     * B + 1, NaN at B + 1 (the caller flags it). Non-decreasing in x, so
+     * only the keys of x's own cell are compared with it. No branch. */
+    int64_t cell(double x) const {
+        double f = (x - lo) * scale;
+        f = f < (double)B ? f : (double)B;  // NaN: B
+        f = f > -1.0 ? f : -1.0;
+        return (int64_t)f + 1;
     }
 
     /* Index the D keys (descending, with the sentinel at key[D]). */
@@ -76,22 +84,24 @@ struct KeyBuckets {
         hi = key[0];
         const double span = hi - lo;
         if (!(span < INFINITY) || !(span >= 0.0)) return;
-        B = 16;
-        while (B < 16 * D && B < ((int64_t)1 << 16)) B <<= 1;
-        scale = span > 0.0 ? (double)B / span : 0.0;
+        B = 32;
+        while (B < 32 * D && B < ((int64_t)1 << 15)) B <<= 1;
+        // (one distinct key: any positive scale keeps -inf and +inf apart)
+        scale = span > 0.0 ? (double)B / span : 1.0;
         if (!(scale < INFINITY)) return;  // a subnormal span
-        first.assign((size_t)B + 1, 0);
-        for (int64_t i = 0; i < D; ++i) ++first[(size_t)bucket(key[i])];
-        for (int64_t b = B - 1; b >= 0; --b) first[(size_t)b] += first[(size_t)b + 1];
+        g.assign((size_t)B + 3, 0);
+        for (int64_t i = 0; i < D; ++i) ++g[(size_t)cell(key[i])];
+        // suffix sums: g[c] = keys in cells >= c (g[0] = D, g[B + 2] = 0)
+        for (int64_t c = B + 1; c >= 0; --c) g[(size_t)c] += g[(size_t)c + 1];
         direct = true;
     }
 
-    /* Slot of an item (x, j) with lo <= x <= hi (x not NaN), buckets in use. */
+    /* Slot of an item (x, j), x not NaN, buckets in use. */
     template <bool LATER>
     int64_t inside(double x, int64_t j) const {
-        const int64_t b = bucket(x);
-        int64_t i = first[(size_t)b + 1];
-        const int64_t e = first[(size_t)b];
+        const int64_t c = cell(x);
+        int64_t i = g[(size_t)c + 1];
+        const int64_t e = g[(size_t)c];
         if (i == e) return 2 * i;  // no key in x's bucket
         auto above = [&](int64_t q) {
             return LATER ? (key[q] > x || (key[q] == x && kcol[q] > j)) : key[q] > x;
@@ -119,33 +129,26 @@ struct KeyBuckets {
     template <bool LATER>
     int64_t slot(double x, int64_t j) const {
         if (!direct) return rank_slot<LATER>(key, kcol, D, x, j);
-        if (x < lo) return 2 * D;
-        if (x > hi) return 0;
         return inside<LATER>(x, j);
     }
 };
 
 /* Every item of a row placed among the keys of kb: the items of each slot
- * above the last gap into cnt[0..2D) (zeroed by the caller; the last gap,
- * below every key, is not counted). Returns the count of items scored -inf;
+ * into cnt[0..2D] (zeroed by the caller; slot 2D, the last gap below every
+ * key, counts only the finite items placed by the buckets: never read). Returns the count of items scored -inf;
  * nan: whether a score is NaN (placed nowhere). */
 template <class S, bool LATER>
 int64_t count_slots(const S *s, int64_t m, const KeyBuckets &kb, int64_t *cnt, bool &nan) {
     int64_t n_inf = 0;
     bool bad = false;
     if (kb.direct) {
-        const double lo = kb.lo, hi = kb.hi;
+        // Every item through the buckets, those outside [lo, hi] included
+        // (below: the last gap, slot 2D, not read), without a branch but for
+        // the rare bucket that holds a key.
         for (int64_t j = 0; j < m; ++j) {
             const double x = (double)s[j];
-            if (!(x >= lo)) {  // below every key, -inf or NaN
-                n_inf += x == -INFINITY;
-                bad |= x != x;
-                continue;
-            }
-            if (x > hi) {
-                ++cnt[0];
-                continue;
-            }
+            n_inf += x == -INFINITY;
+            bad |= x != x;
             ++cnt[kb.inside<LATER>(x, j)];
         }
     } else {
