@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "_portable.h"
 #include "key_buckets.hpp"
 #include "request.hpp"
 #include "rows.hpp"
@@ -92,6 +93,24 @@ bool auc_classes(const S *s, int64_t m, const Sparse &rel, double t, std::vector
     }
     return nan;
 }
+
+/* Scores of s[0..n) below v and equal to v: a plain loop that the compiler
+ * vectorises (an AVX2 clone where the CPU has it, RANKK_CLONES). */
+template <class T>
+RANKK_CLONES void count_lt_eq(const T *s, int64_t n, T v, int64_t &lt, int64_t &eq) {
+    int64_t a = 0, b = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        a += s[j] < v;
+        b += s[j] == v;
+    }
+    lt = a;
+    eq = b;
+}
+
+// Up to this many relevant items in a row of up to AUC_SCAN_ROW items (in
+// cache), the whole row's AUC counts by one vectorised scan of the row per
+// relevant item: cheaper there than the buckets' per-row set-up.
+constexpr int64_t AUC_SCAN_MAX = 48, AUC_SCAN_ROW = 8192;
 
 /* Every item of the row placed among the keys w.key[0..D) (descending, the
  * sentinel at D, w.buckets built): the items of each slot above the last
@@ -172,10 +191,37 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         return f < 1.0 && (n_pos == 0 || n_neg == 0);
     }
     if (n_pos == 0 || n_neg == 0) return true;
+    const double P = (double)n_pos, N = (double)n_neg;
+    if (f >= 1.0 && n_pos <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW) {
+        // Over the relevant items p: items below p and half those tied with
+        // it (itself excluded; -inf ties in both modes), less the unjudged
+        // ones, and each pair of relevant items 1.
+        double u = 0.0;
+        for (const AucKey &p : pos) {
+            const S v = (S)p.s;  // exact: one of the row's scores
+            int64_t lt, eq;
+            if (!LATER || p.s == -INFINITY) {
+                count_lt_eq<S>(s, m, v, lt, eq);
+                u += (double)lt + 0.5 * (double)(eq - 1);
+            } else {  // the later column first: equal scores before p are below
+                int64_t lt2, eq2;
+                count_lt_eq<S>(s, p.j, v, lt, eq);
+                count_lt_eq<S>(s + p.j + 1, m - p.j - 1, v, lt2, eq2);
+                u += (double)(lt + eq + lt2);
+            }
+            for (const AucKey &q : unj) {
+                if (q.s < p.s) u -= 1.0;
+                else if (q.s == p.s)
+                    u -= (!LATER || q.s == -INFINITY) ? 0.5 : (q.j < p.j ? 1.0 : 0.0);
+            }
+        }
+        u -= 0.5 * P * (P - 1.0);
+        value = u / (P * N);
+        return false;
+    }
     const int64_t D = auc_keys<LATER>(pos, w, [](const AucKey &) { return 1.0; });
     const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D);
     const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
-    const double P = (double)n_pos, N = (double)n_neg;
     double p_fin = 0.0;  // relevant items scored above -inf
     for (int64_t i = 0; i < D; ++i) p_fin += w.kr[(size_t)i];
     const double p_inf = P - p_fin;
