@@ -1,4 +1,4 @@
-"""Whole-ranking AP, bpref, infAP, interpolated precision, binG without sorting.
+"""Whole-ranking AP, bpref, infAP, interpolated precision, binG, yaap unsorted.
 
 Over the whole ranking these measures read only the tie groups holding a
 relevant item and how many items (judged non-relevant, unjudged) rank above
@@ -31,6 +31,7 @@ MEASURES = [
     ("interpolated_precision", {"recall_level": 0.5}),
     ("eleven_point_precision", {}),
     ("binary_g", {}),
+    ("yaap", {}),
 ]
 
 
@@ -165,6 +166,7 @@ def test_beside_cut_off_measures(ignore_ties):
         "infap",
         "eleven_point_precision",
         "binary_g",
+        "yaap",
     ]
     together = row_values(
         requests_for_names(names, {}), y_true, y_score, ignore_ties=ignore_ties

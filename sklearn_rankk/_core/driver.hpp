@@ -105,7 +105,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     };
     for (int32_t q = 0; q < n_req; ++q) {
         const Request &r = plan.req[q];
-        if (at_nret(r) || auc_reads_row_itself(r) || by_rr[q]) continue;
+        if (at_nret(r) || auc_reads_row_itself(r) || by_rr[q] || r.formula == IDEAL_DCG) continue;
         int64_t want = std::min(depth(r), m);
         K_all = std::max(K_all, want);
         if (!is_set(r)) K_ord = std::max(K_ord, want);
@@ -118,11 +118,23 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     K_all = std::min(K_all, m);
     int64_t K = K_ord > 0 ? K_ord : std::max<int64_t>(K_set, 1);
     K = K_all * 8 < m ? std::min(K, K_all) : K_all;
-    // Requests that read the row by themselves (formulas_auc.hpp) rank nothing.
-    bool self_only = true;
-    for (int32_t q = 0; q < n_req; ++q)
-        self_only = self_only && (auc_reads_row_itself(plan.req[q]) || by_rr[q]);
-    if (self_only) K = 0;
+    // Requests that read the row by themselves (formulas_auc.hpp) rank
+    // nothing, nor does the ideal DCG (it reads the grades only; the scores
+    // are still checked for NaN).
+    bool self_only = true, any_ideal = false;
+    for (int32_t q = 0; q < n_req; ++q) {
+        const bool ideal = plan.req[q].formula == IDEAL_DCG;
+        any_ideal = any_ideal || ideal;
+        self_only = self_only && (auc_reads_row_itself(plan.req[q]) || by_rr[q] || ideal);
+    }
+    if (self_only) {
+        K = 0;
+        if (any_ideal) {
+            bool nan = false;
+            for (int64_t j = 0; j < m; ++j) nan |= (double)s[j] != (double)s[j];
+            if (nan) flags |= FLAG_NAN_SCORE;
+        }
+    }
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read
     // the order (MRR, AP, DCG, nDCG, every curve) and every cut-off short of
     // K. Beyond D only sums at cut K are read (precision, recall, F1, hit,
@@ -560,8 +572,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         }
         case AUC: {
             if (r.k == K_WHOLE) {
-                AucWork &w = auc_work();
-                is_empty = auc_whole_row(s, m, rel, t, exact, r.level, w.pos, w.neg, o[0], flags);
+                is_empty = auc_whole_row(s, m, rel, t, exact, r.level, sc.auc, o[0], flags);
             } else {
                 o[0] = auc_top(view, std::min(c_end, K_eff));
                 is_empty = n_rel == 0 || n_nonrel == 0;
@@ -569,14 +580,12 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             break;
         }
         case PAIRWISE_ACCURACY: {
-            AucWork &w = auc_work();
             double n_pairs;
-            is_empty = pairwise_accuracy_row(s, m, rel, exact, w, o[0], n_pairs, flags);
+            is_empty = pairwise_accuracy_row(s, m, rel, exact, sc.auc, o[0], n_pairs, flags);
             break;
         }
         case COUNT_ROW: {
-            AucWork &w = auc_work();
-            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, w, flags);
+            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, sc.auc, flags);
             is_empty = false;
             break;
         }
@@ -586,7 +595,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                                   straddling);
             break;
         case YAAP:
-            is_empty = yaap_value(view, c_end, o, flags);
+            is_empty = yaap_value(view, c_end, sc.dcg, o, flags);
             break;
         case ALPHA_GAIN:
             alpha_gain_value(r, view, sc, t, curve, c_end, o, members);

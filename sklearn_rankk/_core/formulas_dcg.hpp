@@ -62,7 +62,7 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     auto disc_at = [&](int64_t c) { return c < d_end ? disc[c] : 0.0; };
 
     // The expected gain at each retrieved rank: the mean gain of its group.
-    thread_local std::vector<double> gain, ideal, grades;
+    std::vector<double> &gain = sc.dcg.gain, &ideal = sc.dcg.ideal, &grades = sc.dcg.grades;
     gain.assign((size_t)std::min(K_eff, c_end), 0.0);
     if (r.formula != IDEAL_DCG) {
         // Each group whole (not cut at the request's last rank: another
@@ -142,9 +142,9 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
  * (FLAG_TIES_TOO_MANY) and its value left 0: the caller names
  * ignore_ties=True. Returns whether the row is empty for it (never: yaap is
  * log(1) = 0 without relevant items, as in trec_eval). */
-inline bool yaap_value(const RowView &v, int64_t end, double *o, uint8_t &flags,
+inline bool yaap_value(const RowView &v, int64_t end, DcgWork &w, double *o, uint8_t &flags,
                        int64_t max_support = (int64_t)1 << 20) {
-    thread_local std::vector<std::pair<double, double>> dist, next, group;
+    std::vector<std::pair<double, double>> &dist = w.dist, &next = w.next, &group = w.group;
     dist.assign(1, {0.0, 1.0});
     double fixed = 0.0, c0 = 0.0;
     const double R = (double)v.n_rel;
@@ -166,7 +166,8 @@ inline bool yaap_value(const RowView &v, int64_t end, double *o, uint8_t &flags,
         }
         // Every set of r positions among the n, by a running odometer.
         group.clear();
-        std::vector<int64_t> q((size_t)r);
+        std::vector<int64_t> &q = w.q;
+        q.resize((size_t)r);
         for (int64_t j = 0; j < r; ++j) q[j] = j;
         const double prob = 1.0 / support;
         while (true) {

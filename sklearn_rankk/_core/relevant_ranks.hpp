@@ -1,17 +1,19 @@
 /* Whole-ranking measures from the relevant items' ranks alone, without
  * sorting the row.
  *
- * Average precision, bpref, inferred AP, interpolated precision and binG
- * over the whole ranking read nothing of a tie group without a relevant item but how
- * many items it holds (and, for bpref and infAP, how many of them are judged
- * non-relevant or not judged): every per-rank term there is 0, and the
- * counts before a relevant group enter only as sums of whole numbers, exact
- * in any order. So the row is never sorted: the relevant retrieved items'
- * scores are sorted (the keys, O(|R| log |R|)) and every item is counted
- * into the gap between two keys or the tie group of a key by a binary search
- * (O(m log |R|)). The gaps become one group each, so the formulas read the
- * same RowView and walk (TieGroups::each) as on sorted ranks, and give the
- * same values bit for bit.
+ * Average precision, bpref, inferred AP, interpolated precision, binG and
+ * yaap over the whole ranking read nothing of a tie group without a
+ * relevant item but how many items it holds (and, for bpref and infAP, how
+ * many of them are judged non-relevant or not judged): every per-rank term
+ * there is 0, and the counts before a relevant group enter only as sums of
+ * whole numbers, exact in any order. So the row is never sorted: the
+ * relevant retrieved items' scores are sorted (the keys, O(|R| log |R|))
+ * and every item is counted into the gap between two keys or the tie group
+ * of a key (key_buckets.hpp: a bucket index over the keys' range, O(1) an
+ * item on average; a binary search where the keys' range is infinite).
+ * The gaps become one group each, so the formulas read the same RowView and
+ * walk (TieGroups::each) as on sorted ranks, and give the same values bit
+ * for bit.
  *
  * Exact ties: a key is a distinct relevant score; its group holds every item
  * of that score. ignore_ties (later column first): a key is a relevant item
@@ -26,10 +28,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "formulas_dcg.hpp"
 #include "formulas_gain.hpp"
 #include "formulas_iprec.hpp"
 #include "formulas_judged.hpp"
 #include "formulas_rank.hpp"
+#include "key_buckets.hpp"
 #include "request.hpp"
 #include "rows.hpp"
 #include "scratch.hpp"
@@ -47,6 +51,7 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     const bool whole = r.k == K_WHOLE || r.k >= m;
     switch (r.formula) {
     case AVERAGE_PRECISION:
+    case YAAP:
         return whole;
     case BPREF:
     case INFERRED_AP:
@@ -57,28 +62,6 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     default:
         return false;
     }
-}
-
-/* Slot of the item (x, j): 2 i for the gap just above key i (i keys rank
- * above it), 2 i + 1 for key i's group. key[D] is a sentinel (-inf, column
- * -1) that no retrieved item meets. A binary search whose trip count
- * depends on D only (the compiler turns its choice into a conditional
- * move: no branch to mispredict on random scores). */
-template <bool LATER>
-inline int64_t rank_slot(const double *key, const int64_t *kcol, int64_t D, double x,
-                         int64_t j) {
-    auto above = [&](int64_t i) {  // key i ranks above the item
-        return LATER ? (key[i] > x || (key[i] == x && kcol[i] > j)) : key[i] > x;
-    };
-    int64_t base = 0, n = D;  // the count of keys above lies in [base, base + n]
-    while (n > 1) {
-        const int64_t half = n >> 1;
-        base = above(base + half) ? base + half : base;
-        n -= half;
-    }
-    const int64_t lo = base + ((n > 0 && above(base)) ? 1 : 0);
-    const bool at = LATER ? kcol[lo] == j : key[lo] == x;
-    return 2 * lo + (at ? 1 : 0);
 }
 
 /* The groups of the ranks down to the last relevant retrieved item: each
@@ -119,15 +102,13 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // Items per slot (the last gap, below every key, is never read).
     auto &n = rr.n;
     n.assign(2 * D + 2, 0);
-    int bad = 0;
+    KeyBuckets &kb = rr.buckets;
+    kb.build(key.data(), kcol.data(), D);
+    bool bad = false;
     if (D == 0) {  // no relevant item retrieved: no group is read
         for (int64_t j = 0; j < m; ++j) bad |= (double)s[j] != (double)s[j];
     } else {
-        for (int64_t j = 0; j < m; ++j) {
-            const double x = (double)s[j];
-            bad |= x != x;
-            if (x > -INFINITY) ++n[rank_slot<LATER>(key.data(), kcol.data(), D, x, j)];
-        }
+        count_slots<S, LATER>(s, m, kb, n.data(), bad);
     }
     if (bad) flags |= FLAG_NAN_SCORE;
     // Unjudged items per slot (infAP tells the two kinds apart).
@@ -141,7 +122,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
             if (y < 0.0 && x > -INFINITY) {
                 Unjudged u;
                 u.add(y, t);
-                const int64_t k = rank_slot<LATER>(key.data(), kcol.data(), D, x, j);
+                const int64_t k = kb.slot<LATER>(x, j);
                 wn[k] += u.nonpool;
                 wp[k] += u.pooled;
             }
@@ -255,6 +236,10 @@ void answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Pla
             o[0] = r.n_levels > 0 ? total / (double)r.n_levels : 0.0;
             break;
         }
+        case YAAP:  // never empty: 0 without a relevant item
+            yaap_value(v, v.K_eff, sc.dcg, o, flags);
+            empty[q] = 0;
+            continue;
         default:
             break;
         }

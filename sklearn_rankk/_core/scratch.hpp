@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "key_buckets.hpp"
+
 namespace rankk {
 
 // Interpolated precision's groups and work space (see iprec_values).
@@ -67,6 +69,43 @@ struct RelRanks {
     std::vector<double> key, kr;
     std::vector<int64_t> kcol, n, bounds;
     std::vector<double> wn, wp, ng, rg, w_np, w_pool;
+    KeyBuckets buckets;  // where an item falls among the keys
+};
+
+// AUC and its kin (formulas_auc.hpp): an item (score, column), and an
+// item with its grade.
+struct AucKey {
+    double s;
+    int64_t j;
+};
+
+struct PairItem {
+    double s;
+    int64_t j;
+    double y;
+};
+
+/* AUC's and pairwise accuracy's work space: the relevant (pos) and unjudged
+ * (neg) items, the keys among which every item is placed (their scores,
+ * columns and relevant counts, and the bucket index), the items, unjudged
+ * items and other counts per slot; pairwise accuracy's items outside the
+ * largest grade, its grades, Fenwick tree and prefix sums. */
+struct AucWork {
+    std::vector<AucKey> pos, neg;
+    std::vector<double> key, kr;
+    std::vector<int64_t> kcol, n, nu;
+    KeyBuckets buckets;
+    std::vector<PairItem> items;
+    std::vector<double> grades, tree, prefix, g_of;
+};
+
+// The DCG family's work space (formulas_dcg.hpp): expected gains by rank,
+// the ideal gains and grades; yaap's sum distributions and a group's
+// position set.
+struct DcgWork {
+    std::vector<double> gain, ideal, grades;
+    std::vector<std::pair<double, double>> dist, next, group;
+    std::vector<int64_t> q;
 };
 
 struct Scratch {
@@ -109,6 +148,8 @@ struct Scratch {
     // whole-ranking measures from the relevant items' ranks; which requests
     RelRanks rel_ranks;
     std::vector<uint8_t> by_rel_ranks;
+    AucWork auc;  // AUC and its kin
+    DcgWork dcg;  // the DCG family with gain maps, SDCG, yaap
 };
 
 }  // namespace rankk

@@ -1,0 +1,197 @@
+"""The bucket index that places a row's items among its relevant scores.
+
+AUC, partial AUC, pairwise accuracy and the whole-ranking measures (AP,
+bpref, infAP, interpolated precision, binG, yaap) count every item of a row
+into the gap between two relevant scores, or the tie group of one, through a
+bucket index over the relevant scores' range (key_buckets.hpp). The rows here
+aim at its edges: relevant scores crowded into one bucket beside an outlier
+(the search inside a bucket), items just inside and outside the keys' range
+and on its ends, a relevant score of +inf and a range that overflows (the
+binary search instead of buckets), a subnormal range, every relevant item on
+one score (a range of 0), -0.0 tied with 0.0, many relevant items; with tie
+groups of relevant, non-relevant and unjudged items and items at -inf.
+Every value is checked against the brute-force oracle (every ordering of
+the tied items) in both tie modes, dense and CSR, and AUC also against
+scikit-learn's ``roc_auc_score`` row by row.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from helpers import ATOL, FUNCS, RTOL
+from sklearn.metrics import roc_auc_score
+from test_relevant_ranks import _call, _expected
+
+MEASURES = [
+    ("auc", {}),
+    ("auc", {"max_fpr": 0.3}),
+    ("pairwise_accuracy", {}),
+    ("map", {}),
+    ("bpref", {}),
+    ("infap", {}),
+    ("interpolated_precision", {"recall_level": 0.5}),
+    ("eleven_point_precision", {}),
+    ("binary_g", {}),
+    ("yaap", {}),
+]
+
+
+def _row(rng, n, relevant_scores, *, extra=()):
+    """A row of n items: the given relevant scores (grades 1-3), then the
+    items of ``extra`` (score, grade), the rest distinct scores spread over
+    [-1, 2] with grade 0, a few unjudged (-1, -2)."""
+    scores = np.linspace(-1.0, 2.0, n)
+    rng.shuffle(scores)
+    grades = np.zeros(n, dtype=np.int64)
+    k = len(relevant_scores)
+    scores[:k] = relevant_scores
+    grades[:k] = rng.integers(1, 4, k)
+    for i, (v, g) in enumerate(extra):
+        scores[k + i] = v
+        grades[k + i] = g
+    rest = np.arange(k + len(extra), n)
+    grades[rng.choice(rest, 4, replace=False)] = [-1, -1, -2, -2]
+    order = rng.permutation(n)
+    return grades[order], scores[order]
+
+
+def edge_rows(seed=0, n=60):
+    rng = np.random.default_rng(seed)
+    eps = 1e-9
+    rows = []
+    # crowded: 14 relevant scores within 1e-8, one far above; non-relevant
+    # and unjudged items between them and tied with two of them
+    crowd = 0.5 + eps * np.arange(14)
+    rows.append(
+        _row(
+            rng,
+            n,
+            [*crowd, 1.9],
+            extra=[
+                (0.5 + eps * 3.5, 0),
+                (0.5 + eps * 7.5, -1),
+                (0.5 + eps * 2, 0),
+                (0.5 + eps * 9, -2),
+                (0.5 - eps, 0),
+                (0.5 + eps * 13, 0),
+            ],
+        )
+    )
+    # the keys' range ends: items on them and one ulp outside
+    lo, hi = 0.25, 1.25
+    rows.append(
+        _row(
+            rng,
+            n,
+            [lo, 0.75, hi],
+            extra=[
+                (lo, 0),
+                (hi, -1),
+                (np.nextafter(lo, -1.0), 0),
+                (np.nextafter(hi, 3.0), 0),
+                (np.nextafter(lo, 3.0), 0),
+                (-np.inf, 0),
+                (-np.inf, 1),
+            ],
+        )
+    )
+    # a relevant score of +inf, +inf tied with a non-relevant item
+    rows.append(
+        _row(
+            rng, n, [np.inf, 0.4, 1.1], extra=[(np.inf, 0), (np.inf, -1), (-np.inf, 0)]
+        )
+    )
+    # a range that overflows a double
+    rows.append(_row(rng, n, [-1e308, 0.3, 1e308], extra=[(1e308, 0), (-1e308, 0)]))
+    # a subnormal range: relevant scores 0 and 2**-1073, -0.0 tied with 0.0
+    tiny = 2.0**-1073
+    rows.append(
+        _row(
+            rng,
+            n,
+            [0.0, tiny],
+            extra=[(-0.0, 0), (tiny / 2, 0), (tiny, -1), (5e-324, 0)],
+        )
+    )
+    # every relevant item on one score (a range of 0), tied with others
+    rows.append(
+        _row(
+            rng,
+            n,
+            [0.6, 0.6, 0.6],
+            extra=[
+                (0.6, 0),
+                (0.6, -1),
+                (np.nextafter(0.6, 1), 0),
+                (np.inf, 0),
+                (-np.inf, 0),
+                (-np.inf, -1),
+            ],
+        )
+    )
+    # many relevant items: most of the row (a few ties)
+    scores = np.round(rng.random(n), 3)
+    grades = rng.integers(0, 4, n)
+    grades[rng.choice(n, 3, replace=False)] = -1
+    rows.append((grades, scores))
+    y_true = np.array([r[0] for r in rows])
+    y_score = np.array([r[1] for r in rows])
+    return y_true, y_score
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(("metric", "params"), MEASURES)
+def test_edge_rows_match_the_oracle(metric, params, ignore_ties):
+    y_true, y_score = edge_rows()
+    want = _expected(metric, params, y_true, y_score, ignore_ties)
+    got = _call(metric, params, y_true, y_score, ignore_ties)
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+    y_csr = np.maximum(y_true, 0)  # CSR: stored grades only, none unjudged
+    want = _expected(metric, params, y_csr, y_score, ignore_ties)
+    got = _call(metric, params, sp.csr_array(y_csr), y_score, ignore_ties)
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("max_fpr", [None, 0.05, 0.3])
+def test_edge_rows_auc_is_roc_auc_score(max_fpr):
+    """Exact ties count 1/2 in both: every row, the crowded one included."""
+    y_true, y_score = edge_rows(1)
+    kw = {} if max_fpr is None else {"max_fpr": max_fpr}
+    got = FUNCS["auc"](y_true, y_score, average=None, zero_division=np.nan, **kw)
+    for i, (t, s) in enumerate(zip(y_true, y_score)):
+        judged = t >= 0
+        s = np.where(np.isneginf(s), -np.finfo(float).max, s)[judged]
+        s = np.where(np.isposinf(s), np.finfo(float).max, s)
+        if np.isinf(y_score[i]).any() or np.abs(s).max() > 1e300:
+            continue  # sklearn's curve cannot take these scores
+        want = roc_auc_score(t[judged] > 0, s, **kw)
+        assert got[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_many_relevant_items_against_sorting(ignore_ties):
+    """Long rows where most items are relevant (a key every few items) and
+    where few are, half of each row in ties: AUC and pairwise accuracy (on
+    binary relevance, the same) equal scikit-learn's ``roc_auc_score``, on
+    scores made distinct in the later-column-first order for ignore_ties."""
+    rng = np.random.default_rng(4)
+    n, m = 8, 2_000
+    rate = np.linspace(0.01, 0.95, n)[:, None]
+    y_true = (rng.random((n, m)) < rate).astype(np.int64)
+    y_score = rng.random((n, m))
+    y_score[:, : m // 2] = np.round(y_score[:, : m // 2], 3)  # ties
+    reference = y_score
+    if ignore_ties:  # the later column first: each row's ranks as distinct scores
+        reference = np.empty_like(y_score)
+        for i in range(n):
+            order = np.lexsort((np.arange(m), y_score[i]))
+            reference[i, order] = np.arange(m)
+    got = FUNCS["auc"](
+        y_true, y_score, ignore_ties=ignore_ties, average=None, zero_division=np.nan
+    )
+    want = [roc_auc_score(t, s) for t, s in zip(y_true, reference)]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    got = FUNCS["pairwise_accuracy"](
+        y_true, y_score, ignore_ties=ignore_ties, average=None, zero_division=np.nan
+    )
+    np.testing.assert_allclose(got, want, rtol=1e-12)
