@@ -967,6 +967,7 @@ default="holm"
     # scipy is imported when a comparison is first made.
     from ._stats import (
         adjust_pvalues,
+        check_row_mean,
         check_test_options,
         paired_values,
         random_generator,
@@ -982,6 +983,8 @@ default="holm"
     zero_division = check_zero_division(zero_division)
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     requests = engine.requests_for_names(measures, metric_params)
+    for measure, request in zip(measures, requests):
+        check_row_mean(request.metric, measure)
     options = {
         "ignore_ties": ignore_ties,
         "relevance_threshold": relevance_threshold,
