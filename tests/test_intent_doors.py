@@ -427,3 +427,60 @@ def test_statistics_refuse_the_propensity_ratio_of_sums():
         ),
         abs=1e-12,
     )
+
+
+def test_curve_display_of_a_propensity_metric_is_the_ratio_at_every_k():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sklearn_rankk import RankingCurveDisplay
+
+    rng = np.random.default_rng(9)
+    y_true = (rng.random((30, 8)) < 0.3).astype(int)
+    y_true[0] = 0  # best value 0: weighs nothing in the ratio
+    y_score = rng.integers(0, 3, size=(30, 8)).astype(float)
+    for kind, f in (("psprecision", psprecision_at_k_score),
+                    ("psndcg", psndcg_at_k_score)):  # fmt: skip
+        display = RankingCurveDisplay.from_predictions(
+            y_true, y_score, kind=kind, k_max=5, zero_division=0.0
+        )
+        want = [f(y_true, y_score, k=k, zero_division=0.0) for k in range(1, 6)]
+        np.testing.assert_allclose(display.values, want, rtol=1e-12)
+        plain = [
+            f(y_true, y_score, k=k, zero_division=0.0, average="mean")
+            for k in range(1, 6)
+        ]
+        assert not np.allclose(display.values, plain)  # the data tell them apart
+    plt.close("all")
+
+
+def test_propensity_scorer_gives_each_folds_ratio_in_cross_validate():
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = make_multilabel_classification(
+        n_samples=90, n_features=8, n_classes=6, random_state=0
+    )
+    w = inverse_propensity(y)
+    scoring = {
+        "psp": get_scorer("psprecision@3", propensity=w, zero_division=0.0),
+        "psndcg": make_ranking_scorer(
+            psndcg_at_k_score, k=3, propensity=w, zero_division=0.0
+        ),
+    }
+    model = OneVsRestClassifier(LogisticRegression(max_iter=500))
+    cv = KFold(3)
+    result = cross_validate(model, X, y, cv=cv, scoring=scoring)
+    for i, (train, test) in enumerate(cv.split(X)):
+        fitted = OneVsRestClassifier(LogisticRegression(max_iter=500))
+        y_score = fitted.fit(X[train], y[train]).decision_function(X[test])
+        for key, f in (("psp", psprecision_at_k_score), ("psndcg", psndcg_at_k_score)):
+            want = f(y[test], y_score, k=3, propensity=w, zero_division=0.0)
+            assert result[f"test_{key}"][i] == pytest.approx(want, rel=1e-12)
+    # the weights bound at creation must fit the columns scored
+    with pytest.raises(ValueError, match="propensity"):
+        get_scorer("psndcg@3", propensity=w[:4])._score(y, y.astype(float))
