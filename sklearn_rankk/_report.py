@@ -435,16 +435,6 @@ n_intents), default=None
         The intent weights of :func:`intent_aware_precision_at_k`,
         :func:`err_ia_at_k` and :func:`nerr_ia_at_k`; None: uniform.
 
-    Notes
-    -----
-    The intent-aware measures (``"intent_aware_precision"``,
-    ``"subtopic_recall"``, ``"alpha_ndcg"``, ``"err_ia"``, ``"nerr_ia"``)
-    take a 3-D ``y_true`` of shape (n_samples, n_items, n_intents); the
-    other metrics a 2-D one. A report of both kinds is refused, naming
-    them: which 2-D relevance a 3-D one stands for (relevant to any intent,
-    the number of intents, ...) is the caller's choice, e.g.
-    ``ranking_report(y_true.max(axis=2), y_score, ...)`` in a second report.
-
     Returns
     -------
     report : RankingReport
@@ -454,6 +444,16 @@ n_intents), default=None
     See Also
     --------
     precision_recall_at_k_curve : P@k, R@k and F1@k at every k.
+
+    Notes
+    -----
+    The intent-aware measures (``"intent_aware_precision"``,
+    ``"subtopic_recall"``, ``"alpha_ndcg"``, ``"err_ia"``, ``"nerr_ia"``)
+    take a 3-D ``y_true`` of shape (n_samples, n_items, n_intents); the
+    other metrics a 2-D one. A report of both kinds is refused, naming
+    them: which 2-D relevance a 3-D one stands for (relevant to any intent,
+    the number of intents, ...) is the caller's choice, e.g.
+    ``ranking_report(y_true.max(axis=2), y_score, ...)`` in a second report.
 
     Examples
     --------

@@ -417,6 +417,37 @@ def _intent_entries(names, parsed, metric_params):
     return entries
 
 
+def requests_for_names(names, metric_params):
+    """The requests of measure names without a scorer's ``neg_`` sign (a
+    comparison's), as :func:`engine.requests_for_names`, the intent-aware
+    measures included (not mixed with the others); their ``intent_weights``
+    may be per sample (the rows are the caller's)."""
+    parsed = [parse_intent_name(name) for name in names]
+    if not any(parsed):
+        return engine.requests_for_names(names, metric_params)
+    if not all(parsed):
+        raise ValueError(
+            _mixed(
+                [n for n, p in zip(names, parsed) if p],
+                [n for n, p in zip(names, parsed) if not p],
+            )
+        )
+    weights = metric_params.get("intent_weights")
+    params = {p: v for p, v in metric_params.items() if p != "intent_weights"}
+    entries = _intent_entries(names, parsed, params)
+    out = []
+    for _, name, k, own in entries:
+        metric = INTENT_AWARE[name]
+        if weights is not None and "intent_weights" in metric.param_names:
+            own["intent_weights"] = weights  # checked by the function
+        out.append(engine.Request(metric, k, tuple(own.items())))
+    if weights is not None and not any(
+        "intent_weights" in r.metric.param_names for r in out
+    ):
+        raise TypeError(f"['intent_weights'] apply to none of the metrics {names}.")
+    return out
+
+
 def _check_common(kwargs):
     """Validate the keyword options shared by every metric of a scorer."""
     common = dict(_COMMON_DEFAULTS)

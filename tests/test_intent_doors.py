@@ -484,3 +484,44 @@ def test_propensity_scorer_gives_each_folds_ratio_in_cross_validate():
     # the weights bound at creation must fit the columns scored
     with pytest.raises(ValueError, match="propensity"):
         get_scorer("psndcg@3", propensity=w[:4])._score(y, y.astype(float))
+
+
+def test_compare_systems_on_intent_aware_measures():
+    y_true, y_score = case(51, n=12)
+    other = np.where(np.isinf(y_score), -np.inf, 2.0 - y_score)
+    weights = np.random.default_rng(4).random((12, 3)) + 0.1  # per query
+    comparison = compare_systems(
+        y_true,
+        {"a": y_score, "b": other},
+        measures=["nerr_ia@3", "subtopic_recall@2"],
+        intent_weights=weights,
+        zero_division=0.0,
+    )
+    for system, scores in (("a", y_score), ("b", other)):
+        for measure, base, k in (
+            ("nerr_ia@3", "nerr_ia", 3),
+            ("subtopic_recall@2", "subtopic_recall", 2),
+        ):
+            rows = fill(brute(base, y_true, scores, k, False, 0.5, weights), 0.0)
+            np.testing.assert_allclose(
+                comparison.per_query[measure][system], rows, atol=1e-12
+            )
+            assert comparison.means[measure][system] == pytest.approx(
+                rows.mean(), abs=1e-12
+            )
+    with pytest.raises(ValueError, match="intent-aware measures"):
+        compare_systems(
+            y_true, {"a": y_score, "b": other}, measures=["err_ia@3", "ndcg@3"]
+        )
+    # ndeval's alpha other than 0.5: a scorer, since the statistics' own
+    # alpha is the significance level
+    test = paired_test(
+        y_true,
+        y_score,
+        other,
+        metric=get_scorer("alpha_ndcg@3", alpha=0.3, zero_division=0.0),
+    )
+    diff = fill(brute("alpha_ndcg", y_true, y_score, 3, False, 0.3), 0.0) - fill(
+        brute("alpha_ndcg", y_true, other, 3, False, 0.3), 0.0
+    )
+    assert test.difference == pytest.approx(diff.mean(), abs=1e-12)
