@@ -428,7 +428,7 @@ array-like of shape (n_samples,) or (n_samples, n_items, n_intents)
         :func:`psndcg_at_k_score`, whose columns are pyxclib's ratio of the
         dataset means (each row weighted by its best achievable value).
     alpha : float, default=0.5
-        ndeval's alpha of :func:`alpha_ndcg_at_k`, :func:`err_ia_at_k` and
+        The alpha of ndeval, for :func:`alpha_ndcg_at_k`, :func:`err_ia_at_k` and
         :func:`nerr_ia_at_k`.
     intent_weights : array-like of shape (n_intents,) or (n_samples, \
 n_intents), default=None

@@ -256,7 +256,30 @@ class RankingScorer:
         qid=None,
         offsets=None,
     ):
-        """Per-row values of the scorer's metrics (the engine's ``Rows``)."""
+        """Per-row values of the scorer's metrics, before ``zero_division``.
+
+        Parameters
+        ----------
+        y_true : array-like or sparse matrix
+            Relevance: 2-D (or 1-D class labels), 3-D for the intent-aware
+            measures.
+        y_score : array-like of shape (n_samples, n_items)
+            Scores.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row.
+        labels : array-like of shape (n_items,), default=None
+            Class of each column, with 1-D ``y_true``.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each document, with flat inputs.
+        offsets : ndarray of shape (n_rows + 1,), default=None
+            Flat inputs already grouped into rows.
+
+        Returns
+        -------
+        rows : Rows
+            The engine's per-row values, undefined rows and row weights of
+            each metric, in order.
+        """
         return row_values(
             self.requests,
             y_true,
