@@ -367,6 +367,10 @@ def test_dask_inputs_give_the_in_memory_values():
         err_ia_at_k(y_true, y_score, k=3, intent_weights=weights, zero_division=0.0),
         rel=1e-12,
     )
+    # dask relevance with in-memory scores
+    got = scorer._score(dt, y_score)
+    for name in names:
+        assert got[name] == pytest.approx(want[name], rel=1e-12)
     acc = RankingAccumulator(names, zero_division=0.0)
     acc.update(dt[:11], ds[:11]).update(dt[11:], ds[11:])
     for name, value in acc.result().items():

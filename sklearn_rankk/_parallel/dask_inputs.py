@@ -217,6 +217,9 @@ def by_row_blocks(run, y_true, y_score, params):
     import dask
     import dask.array as da
 
+    if not is_dask(y_score):  # the blocks of rows of y_true's chunks
+        rows = _dask_array(y_true, "y_true").chunks[0]
+        y_score = da.from_array(check_y_score(y_score), chunks=(rows, -1))
     y_score = check_y_score(_dask_array(y_score, "y_score"))  # metadata only
     if y_score.numblocks[1] > 1:
         y_score = y_score.rechunk({0: "auto", 1: -1})
