@@ -192,3 +192,22 @@ def test_both_paths_on_a_bad_file(monkeypatch, capsys, tmp_path):
         lite, full = _both_paths(monkeypatch, capsys, ["-m", "map", *argv])
         assert lite == full
         assert lite[0] == 1
+
+
+def test_kernel_request_sets_every_field_of_the_kernel():
+    """One builder of the kernel's request fields for both paths: every
+    field of the kernel's structured dtype, its recall levels held."""
+    from sklearn_rankk._core import _kernel
+    from sklearn_rankk._core.registry import METRICS
+    from sklearn_rankk._core.requests import kernel_request, make_request
+
+    request = make_request(
+        METRICS["eleven_point_precision"], None, {"recall_levels": [0.25, 0.75]}
+    )
+    held = []
+    fields, width = kernel_request(request, 10, 3, held)
+    assert list(fields) == list(_kernel.REQUEST_DTYPE.names)
+    assert (fields["col"], width, fields["formula"]) == (3, 1, _kernel.ELEVEN_PT)
+    assert [list(a) for a in held] == [[0.25, 0.75]]
+    assert (fields["levels"], fields["n_levels"]) == held[0].buffer_info()
+    assert fields["gain_grades"] == fields["disc"] == fields["n_gain"] == 0
