@@ -1959,8 +1959,11 @@ class ClippedGain:
 
 
 _DIVERSITY = (
-    "a diversity measure: it needs subtopic (intent) judgments, which this "
-    "package does not read"
+    "a diversity measure: it needs subtopic (intent) judgments, which the "
+    "qrels readers do not read; with y_true of shape (n_samples, n_items, "
+    "n_intents), alpha_ndcg_at_k, err_ia_at_k, nerr_ia_at_k, "
+    "intent_aware_precision_at_k and subtopic_recall_at_k compute alpha-nDCG, "
+    "ERR-IA, nERR-IA, P-IA and S-recall"
 )
 _CWL = "a C/W/L measure of cwl_eval, with its own user model; not implemented here"
 
