@@ -1917,6 +1917,9 @@ class IrMeasure:
         Why the package does not compute it (empty when it does).
     aliases : tuple of str
         ir_measures' other names for it (``MAP`` for ``AP``).
+    required : tuple of str
+        ir_measures' parameters that the name must give (SDCG's
+        ``max_rel``).
     """
 
     name: str
@@ -1935,15 +1938,32 @@ class IrMeasure:
     count: str | None = None
     unsupported: str = ""
     aliases: tuple = ()
+    required: tuple = ()
 
 
 def _ir(name, metric=None, **kwargs):
     return IrMeasure(name, METRICS[metric] if metric else None, **kwargs)
 
 
+@dataclass(frozen=True)
+class ClippedGain:
+    """The gain map of ir_measures' ``SDCG(max_rel=m)``: a grade's gain is
+    the grade, at most ``m`` (cwl_eval clips the grades to ``[min_rel,
+    max_rel]`` before it scales them to [0, 1]). Called on the float array
+    of the relevant grades."""
+
+    max_rel: float
+
+    def __call__(self, grades):
+        return grades.clip(max=self.max_rel)
+
+
 _DIVERSITY = (
-    "a diversity measure: it needs subtopic (intent) judgments, which this "
-    "package does not read"
+    "a diversity measure: it needs subtopic (intent) judgments, which the "
+    "qrels readers do not read; with y_true of shape (n_samples, n_items, "
+    "n_intents), alpha_ndcg_at_k, err_ia_at_k, nerr_ia_at_k, "
+    "intent_aware_precision_at_k and subtopic_recall_at_k compute alpha-nDCG, "
+    "ERR-IA, nERR-IA, P-IA and S-recall"
 )
 _CWL = "a C/W/L measure of cwl_eval, with its own user model; not implemented here"
 
@@ -2006,6 +2026,21 @@ IR_MEASURES = {
         ),
         _ir("ERR", "err", rel=False, only=(), fixed=(("max_grade", 4),)),
         _ir(
+            "SDCG",
+            "sdcg",
+            cutoff="required",
+            rel=False,
+            # cwl_eval's gain: the grade clipped to [0, max_rel], over max_rel
+            params=(("max_rel", "max_rel", None), ("max_rel", "gains", ClippedGain)),
+            required=("max_rel",),
+            choices=(("dcg", {"log2": None}),),
+            only=(("min_rel", 0),),
+            why_only=(
+                "min_rel other than 0 is not supported: sdcg_at_k_score's gain "
+                "is the grade (0 has none), as cwl_eval's with min_rel=0"
+            ),
+        ),
+        _ir(
             "RBP",
             unsupported=(
                 "ir_measures computes RBP with trectools, whose gain is the raw "
@@ -2064,7 +2099,6 @@ IR_MEASURES = {
                 "NERR9",
                 "NERR10",
                 "NERR11",
-                "SDCG",
             )
         ),
     )
