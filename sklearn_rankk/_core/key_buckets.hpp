@@ -216,9 +216,13 @@ RANKK_CLONES void bucket_cells(const S *s, int64_t n, T lo, T scale, T top, int3
 /* Whether a score of s[0..n) is NaN (vectorised, as bucket_cells). */
 template <class T>
 RANKK_CLONES bool any_nan(const T *s, int64_t n) {
-    int64_t a = 0;
-    for (int64_t j = 0; j < n; ++j) a += s[j] != s[j];
-    return a > 0;
+    for (int64_t a = 0; a < n; a += 4096) {  // 32-bit counts: the vectors' width
+        const int64_t b = std::min<int64_t>(n, a + 4096);
+        int32_t c = 0;
+        for (int64_t j = a; j < b; ++j) c += s[j] != s[j];
+        if (c > 0) return true;
+    }
+    return false;
 }
 
 /* Every item of a row placed among the keys of kb: the items of each slot
