@@ -297,3 +297,36 @@ def test_one_item_rows(metric, params, ignore_ties):
     for scores in (y_score, y_score.astype(np.float32)):
         got = _call(metric, params, y_true, scores, ignore_ties)
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_auc_heavy_ties_many_relevant(dtype):
+    """Short rows of many relevant items on few distinct scores (W3's
+    shape: AUC then counts once per distinct relevant score), with unjudged
+    items and items at -inf among them: scikit-learn's ``roc_auc_score``
+    over the judged items (ties 1/2; -inf below every finite score), and
+    AUC with ``ignore_ties`` equals it on each row's distinct ranks."""
+    rng = np.random.default_rng(7)
+    n, m = 6, 300
+    y_score = np.round(rng.random((n, m)), 1).astype(dtype)
+    y_true = (rng.random((n, m)) < np.linspace(0.05, 0.5, n)[:, None]).astype(np.int64)
+    y_true[:, :6] = -1  # unjudged
+    y_score[:, 3:9] = -np.inf  # unjudged, relevant and not at -inf
+    y_true[:, 8] = 1
+    got = FUNCS["auc"](y_true, y_score, average=None, zero_division=np.nan)
+    got_later = FUNCS["auc"](
+        y_true, y_score, ignore_ties=True, average=None, zero_division=np.nan
+    )
+    for i in range(n):
+        judged = y_true[i] >= 0
+        s = np.where(np.isneginf(y_score[i]), -1.0, y_score[i]).astype(np.float64)
+        want = roc_auc_score(y_true[i][judged], s[judged])
+        assert got[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i
+        # the later column first, -inf items still tied among themselves
+        ranks = np.empty(m)
+        finite = np.flatnonzero(s > -1.0)
+        order = np.lexsort((finite, s[finite]))
+        ranks[finite[order]] = np.arange(finite.size)
+        ranks[s == -1.0] = -1.0
+        want = roc_auc_score(y_true[i][judged], ranks[judged])
+        assert got_later[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i

@@ -205,7 +205,21 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     bool nan = auc_classes(s, m, rel, t, pos, unj);
     const int64_t n_pos = (int64_t)pos.size(), n_unj = (int64_t)unj.size();
     const int64_t n_neg = m - n_pos - n_unj;
-    const bool scan = f >= 1.0 && n_pos <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
+    // The scan counts once per distinct relevant score (exact ties: the
+    // relevant items of one score share their counts; the later column
+    // first: once per relevant item).
+    int64_t n_scans = n_pos;
+    bool nan_pos = false;
+    for (const AucKey &p : pos) nan_pos = nan_pos || p.s != p.s;
+    if (!LATER && !nan_pos && f >= 1.0 && m <= AUC_SCAN_ROW && n_pos > AUC_SCAN_MAX) {
+        std::sort(pos.begin(), pos.end(), [](const AucKey &a, const AucKey &b) {
+            return a.s > b.s || (a.s == b.s && a.j < b.j);
+        });
+        n_scans = 1;
+        for (int64_t i = 1; i < n_pos; ++i) n_scans += pos[(size_t)i].s != pos[(size_t)i - 1].s;
+    }
+    const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
+    nan = nan || nan_pos;
     // A CSR row's scores are checked here where the buckets do not read
     // them (the buckets' pass checks them itself).
     if (std::is_same<Rel, Sparse>::value && (n_pos == 0 || n_neg == 0 || scan))
@@ -221,13 +235,20 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         // Over the relevant items p: items below p and half those tied with
         // it (itself excluded; -inf ties in both modes), less the unjudged
         // ones, and each pair of relevant items 1.
+        // (Whole and half numbers: exact in any grouping.)
         double u = 0.0;
-        for (const AucKey &p : pos) {
+        for (size_t a = 0; a < pos.size();) {
+            const AucKey &p = pos[a];
+            size_t b = a + 1;  // exact ties: the run of p's score counts once
+            if (!LATER)
+                while (b < pos.size() && pos[b].s == p.s) ++b;
+            const double mult = (double)(b - a);
+            a = b;
             const S v = (S)p.s;  // exact: one of the row's scores
             int64_t lt, eq;
             if (!LATER || p.s == -INFINITY) {
                 count_lt_eq<S>(s, m, v, lt, eq);
-                u += (double)lt + 0.5 * (double)(eq - 1);
+                u += mult * ((double)lt + 0.5 * (double)(eq - 1));
             } else {  // the later column first: equal scores before p are below
                 int64_t lt2, eq2;
                 count_lt_eq<S>(s, p.j, v, lt, eq);
@@ -235,9 +256,9 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
                 u += (double)(lt + eq + lt2);
             }
             for (const AucKey &q : unj) {
-                if (q.s < p.s) u -= 1.0;
+                if (q.s < p.s) u -= mult;
                 else if (q.s == p.s)
-                    u -= (!LATER || q.s == -INFINITY) ? 0.5 : (q.j < p.j ? 1.0 : 0.0);
+                    u -= (!LATER || q.s == -INFINITY) ? 0.5 * mult : (q.j < p.j ? 1.0 : 0.0);
             }
         }
         u -= 0.5 * P * (P - 1.0);
