@@ -195,3 +195,138 @@ def test_many_relevant_items_against_sorting(ignore_ties):
         y_true, y_score, ignore_ties=ignore_ties, average=None, zero_division=np.nan
     )
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def long_rows(seed=5, m=1_300):
+    """Rows longer than the bucket pass's chunk (512 items), with fewer
+    buckets than 32 a key (the buckets are sized to the row), on scores
+    exact in float32 (multiples of 2**-20 below 1): relevant items spread,
+    at the bottom of the ranking (below every cut-off), at its top, crowded
+    into one bucket (60 relevant items: more than AUC's short-row scan
+    takes), on a range of a few ulps and on one score (one key); tie pairs
+    of a relevant item with a non-relevant, an unjudged and a relevant one;
+    items at -inf."""
+    rng = np.random.default_rng(seed)
+    rows = []
+
+    def base():
+        scores = (rng.permutation(m) + 1) * 2.0**-11  # distinct, in (0, 0.64)
+        grades = np.zeros(m, dtype=np.int64)
+        grades[rng.choice(m, 6, replace=False)] = [-1, -1, -1, -2, -2, -2]
+        return grades, scores
+
+    def tie(grades, scores, j, other, grade):
+        scores[other] = scores[j]
+        grades[other] = grade
+
+    # spread: 30 relevant items, three tie pairs, three items at -inf
+    grades, scores = base()
+    rel = rng.choice(np.flatnonzero(grades == 0), 30, replace=False)
+    grades[rel] = rng.integers(1, 4, 30)
+    free = np.flatnonzero(grades == 0)
+    tie(grades, scores, rel[0], free[0], 0)
+    tie(grades, scores, rel[1], free[1], -1)
+    tie(grades, scores, rel[2], rel[3], 2)
+    scores[[free[2], free[3], rel[4]]] = -np.inf
+    rows.append((grades, scores))
+    # the relevant items at the bottom: the six lowest scores, one tie pair
+    grades, scores = base()
+    order = np.argsort(scores)
+    grades[order[:6]] = [1, 2, 1, 3, 1, 0]
+    scores[order[5]] = scores[order[4]]
+    rows.append((grades, scores))
+    # at the top: the five highest, one tied with an unjudged item
+    grades, scores = base()
+    order = np.argsort(-scores)
+    grades[order[:6]] = [2, 1, 1, 1, 3, -1]
+    scores[order[5]] = scores[order[4]]
+    rows.append((grades, scores))
+    # crowded: 12 of 60 relevant items within 12 * 2**-20 (one bucket),
+    # non-relevant and unjudged items between them
+    grades, scores = base()
+    rel = rng.choice(np.flatnonzero(grades == 0), 60, replace=False)
+    grades[rel] = 1
+    scores[rel[:12]] = 0.3 + np.arange(12) * 2.0**-20
+    free = np.flatnonzero(grades == 0)
+    scores[free[:5]] = 0.3 + (np.arange(5) * 2 + 0.5) * 2.0**-20
+    grades[free[3:5]] = -1
+    rows.append((grades, scores))
+    # a range of a few ulps: every other item far above or below it
+    grades, scores = base()
+    two = np.flatnonzero(grades == 0)[:3]
+    scores[two] = [0.25, 0.25 + 2.0**-24, 0.25 + 2.0**-23]
+    grades[two] = [1, 1, 0]
+    rows.append((grades, scores))
+    # one relevant item (one key: a range of 0), tied with a non-relevant
+    # one, and one just above it
+    grades, scores = base()
+    one = np.flatnonzero(grades == 0)[:3]
+    scores[one] = [0.375, 0.375, 0.375 + 2.0**-23]
+    grades[one] = [2, 0, 0]
+    rows.append((grades, scores))
+    y_true = np.array([r[0] for r in rows])
+    y_score = np.array([r[1] for r in rows])
+    return y_true, y_score
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(("metric", "params"), MEASURES)
+def test_long_rows_match_the_oracle(metric, params, ignore_ties):
+    """float64 and float32 scores (the buckets then count in float32), dense
+    and CSR relevance: the oracle's values (the float32 scores are the same
+    numbers)."""
+    y_true, y_score = long_rows()
+    want = _expected(metric, params, y_true, y_score, ignore_ties)
+    y_csr = np.maximum(y_true, 0)
+    want_csr = _expected(metric, params, y_csr, y_score, ignore_ties)
+    for scores in (y_score, y_score.astype(np.float32)):
+        got = _call(metric, params, y_true, scores, ignore_ties)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+        got = _call(metric, params, sp.csr_array(y_csr), scores, ignore_ties)
+        np.testing.assert_allclose(got, want_csr, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(("metric", "params"), MEASURES)
+def test_one_item_rows(metric, params, ignore_ties):
+    """Rows of one item: relevant, non-relevant, unjudged, relevant at
+    -inf, in float64 and float32."""
+    y_true = np.array([[1], [0], [-1], [2]])
+    y_score = np.array([[0.5], [0.5], [0.25], [-np.inf]])
+    want = _expected(metric, params, y_true, y_score, ignore_ties)
+    for scores in (y_score, y_score.astype(np.float32)):
+        got = _call(metric, params, y_true, scores, ignore_ties)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_auc_heavy_ties_many_relevant(dtype):
+    """Short rows of many relevant items on few distinct scores (W3's
+    shape: AUC then counts once per distinct relevant score), with unjudged
+    items and items at -inf among them: scikit-learn's ``roc_auc_score``
+    over the judged items (ties 1/2; -inf below every finite score), and
+    AUC with ``ignore_ties`` equals it on each row's distinct ranks."""
+    rng = np.random.default_rng(7)
+    n, m = 6, 300
+    y_score = np.round(rng.random((n, m)), 1).astype(dtype)
+    y_true = (rng.random((n, m)) < np.linspace(0.05, 0.5, n)[:, None]).astype(np.int64)
+    y_true[:, :6] = -1  # unjudged
+    y_score[:, 3:9] = -np.inf  # unjudged, relevant and not at -inf
+    y_true[:, 8] = 1
+    got = FUNCS["auc"](y_true, y_score, average=None, zero_division=np.nan)
+    got_later = FUNCS["auc"](
+        y_true, y_score, ignore_ties=True, average=None, zero_division=np.nan
+    )
+    for i in range(n):
+        judged = y_true[i] >= 0
+        s = np.where(np.isneginf(y_score[i]), -1.0, y_score[i]).astype(np.float64)
+        want = roc_auc_score(y_true[i][judged], s[judged])
+        assert got[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i
+        # the later column first, -inf items still tied among themselves
+        ranks = np.empty(m)
+        finite = np.flatnonzero(s > -1.0)
+        order = np.lexsort((finite, s[finite]))
+        ranks[finite[order]] = np.arange(finite.size)
+        ranks[s == -1.0] = -1.0
+        want = roc_auc_score(y_true[i][judged], ranks[judged])
+        assert got_later[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i

@@ -130,9 +130,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     if (self_only) {
         K = 0;
         if (any_ideal) {
-            bool nan = false;
-            for (int64_t j = 0; j < m; ++j) nan |= (double)s[j] != (double)s[j];
-            if (nan) flags |= FLAG_NAN_SCORE;
+            if (any_nan(s, m)) flags |= FLAG_NAN_SCORE;
         }
     }
     // Ranks [0, D) must be in order: the cut-offs of the formulas that read

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -63,12 +64,31 @@ inline void auc_items(const S *s, int64_t m, const Sparse &rel, F &&fn) {
     }
 }
 
+// fn(column, score, grade) for the items of the row that carry their grade:
+// every item of an Aligned row, a CSR row's stored items; auc_implicit: how
+// many items it skips (a CSR row's unstored items, of grade 0).
+template <class S, class R, class F>
+inline void auc_stored(const S *s, int64_t m, const Aligned<R> &rel, F &&fn) {
+    auc_items(s, m, rel, fn);
+}
+template <class S, class F>
+inline void auc_stored(const S *s, int64_t, const Sparse &rel, F &&fn) {
+    for (int64_t p = rel.a; p < rel.b; ++p)
+        fn(rel.indices[p], (double)s[rel.indices[p]], rel.data[p]);
+}
+template <class R>
+inline int64_t auc_implicit(int64_t, const Aligned<R> &) {
+    return 0;
+}
+inline int64_t auc_implicit(int64_t m, const Sparse &rel) { return m - (rel.b - rel.a); }
+
 // Class of an item: 1 relevant, 0 judged non-relevant, -1 not judged.
 inline int auc_class(double y, double t) { return y > t ? 1 : (y >= 0.0 ? 0 : -1); }
 
 /* The row's relevant items into pos and its unjudged ones into unj; whether
  * a score is NaN. A CSR row reads its stored items only (the others are
- * grade 0: judged non-relevant, as t >= 0). */
+ * grade 0: judged non-relevant, as t >= 0), and not the other scores: the
+ * caller checks them for NaN (false here). */
 template <class S, class R>
 bool auc_classes(const S *s, int64_t m, const Aligned<R> &rel, double t,
                  std::vector<AucKey> &pos, std::vector<AucKey> &unj) {
@@ -82,17 +102,16 @@ bool auc_classes(const S *s, int64_t m, const Aligned<R> &rel, double t,
     return nan;
 }
 template <class S>
-bool auc_classes(const S *s, int64_t m, const Sparse &rel, double t, std::vector<AucKey> &pos,
+bool auc_classes(const S *s, int64_t, const Sparse &rel, double t, std::vector<AucKey> &pos,
                  std::vector<AucKey> &unj) {
-    bool nan = false;
-    for (int64_t j = 0; j < m; ++j) nan |= s[j] != s[j];
     for (int64_t p = rel.a; p < rel.b; ++p) {
         const double y = rel.data[p], v = (double)s[rel.indices[p]];
         if (y > t) pos.push_back({v, rel.indices[p]});
         else if (y < 0.0) unj.push_back({v, rel.indices[p]});
     }
-    return nan;
+    return false;  // the scores are checked for NaN where they are read whole
 }
+
 
 /* Scores of s[0..n) below v and equal to v: a plain loop that the compiler
  * vectorises (an AVX2 clone where the CPU has it, RANKK_CLONES). */
@@ -109,17 +128,18 @@ RANKK_CLONES void count_lt_eq(const T *s, int64_t n, T v, int64_t &lt, int64_t &
 
 // Up to this many relevant items in a row of up to AUC_SCAN_ROW items (in
 // cache), the whole row's AUC counts by one vectorised scan of the row per
-// relevant item: cheaper there than the buckets' per-row set-up.
-constexpr int64_t AUC_SCAN_MAX = 48, AUC_SCAN_ROW = 8192;
+// relevant item: cheaper there than the buckets' pass (about 0.16 ns an item
+// a relevant item against 2-3 ns an item for the buckets, measured on rows
+// of 1,000 float64 scores: the buckets win from about 15 relevant items).
+constexpr int64_t AUC_SCAN_MAX = 12, AUC_SCAN_ROW = 8192;
 
 /* Every item of the row placed among the keys w.key[0..D) (descending, the
  * sentinel at D, w.buckets built): the items of each slot above the last
- * gap into w.n[0..2D); returns the count of items scored -inf. Scores are
- * not NaN. */
+ * gap into w.n[0..2D); returns the count of items scored -inf; nan: set
+ * when a score is NaN (the counts are then meaningless). */
 template <class S, bool LATER>
-int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D) {
+int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D, bool &nan) {
     w.n.assign(2 * (size_t)D + 2, 0);
-    bool nan = false;
     return count_slots<S, LATER>(s, m, w.buckets, w.n.data(), nan);
 }
 
@@ -127,8 +147,8 @@ int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D) {
  * sorted in rank order, merged by score with exact ties (a key per item
  * with LATER), each key's summed weight in w.kr; the buckets built. Returns
  * D, the number of keys. */
-template <bool LATER, class Item, class Weight>
-int64_t auc_keys(std::vector<Item> &c, AucWork &w, Weight &&weight) {
+template <class S, bool LATER, class Item, class Weight>
+int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight) {
     std::sort(c.begin(), c.end(), [](const Item &a, const Item &b) {
         return a.s > b.s || (a.s == b.s && (LATER ? a.j > b.j : a.j < b.j));
     });
@@ -148,7 +168,7 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, Weight &&weight) {
     const int64_t D = (int64_t)w.key.size();
     w.key.push_back(-INFINITY);
     w.kcol.push_back(-1);
-    w.buckets.build(w.key.data(), w.kcol.data(), D);
+    w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
     return D;
 }
 
@@ -182,9 +202,28 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     std::vector<AucKey> &pos = w.pos, &unj = w.neg;
     pos.clear();
     unj.clear();
-    const bool nan = auc_classes(s, m, rel, t, pos, unj);
+    bool nan = auc_classes(s, m, rel, t, pos, unj);
     const int64_t n_pos = (int64_t)pos.size(), n_unj = (int64_t)unj.size();
     const int64_t n_neg = m - n_pos - n_unj;
+    // The scan counts once per distinct relevant score (exact ties: the
+    // relevant items of one score share their counts; the later column
+    // first: once per relevant item).
+    int64_t n_scans = n_pos;
+    bool nan_pos = false;
+    for (const AucKey &p : pos) nan_pos = nan_pos || p.s != p.s;
+    if (!LATER && !nan_pos && f >= 1.0 && m <= AUC_SCAN_ROW && n_pos > AUC_SCAN_MAX) {
+        std::sort(pos.begin(), pos.end(), [](const AucKey &a, const AucKey &b) {
+            return a.s > b.s || (a.s == b.s && a.j < b.j);
+        });
+        n_scans = 1;
+        for (int64_t i = 1; i < n_pos; ++i) n_scans += pos[(size_t)i].s != pos[(size_t)i - 1].s;
+    }
+    const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
+    nan = nan || nan_pos;
+    // A CSR row's scores are checked here where the buckets do not read
+    // them (the buckets' pass checks them itself).
+    if (std::is_same<Rel, Sparse>::value && (n_pos == 0 || n_neg == 0 || scan))
+        nan = any_nan(s, m);
     value = 0.0;
     if (nan) {
         flags |= FLAG_NAN_SCORE;
@@ -192,17 +231,24 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     }
     if (n_pos == 0 || n_neg == 0) return true;
     const double P = (double)n_pos, N = (double)n_neg;
-    if (f >= 1.0 && n_pos <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW) {
+    if (scan) {
         // Over the relevant items p: items below p and half those tied with
         // it (itself excluded; -inf ties in both modes), less the unjudged
         // ones, and each pair of relevant items 1.
+        // (Whole and half numbers: exact in any grouping.)
         double u = 0.0;
-        for (const AucKey &p : pos) {
+        for (size_t a = 0; a < pos.size();) {
+            const AucKey &p = pos[a];
+            size_t b = a + 1;  // exact ties: the run of p's score counts once
+            if (!LATER)
+                while (b < pos.size() && pos[b].s == p.s) ++b;
+            const double mult = (double)(b - a);
+            a = b;
             const S v = (S)p.s;  // exact: one of the row's scores
             int64_t lt, eq;
             if (!LATER || p.s == -INFINITY) {
                 count_lt_eq<S>(s, m, v, lt, eq);
-                u += (double)lt + 0.5 * (double)(eq - 1);
+                u += mult * ((double)lt + 0.5 * (double)(eq - 1));
             } else {  // the later column first: equal scores before p are below
                 int64_t lt2, eq2;
                 count_lt_eq<S>(s, p.j, v, lt, eq);
@@ -210,17 +256,22 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
                 u += (double)(lt + eq + lt2);
             }
             for (const AucKey &q : unj) {
-                if (q.s < p.s) u -= 1.0;
+                if (q.s < p.s) u -= mult;
                 else if (q.s == p.s)
-                    u -= (!LATER || q.s == -INFINITY) ? 0.5 : (q.j < p.j ? 1.0 : 0.0);
+                    u -= (!LATER || q.s == -INFINITY) ? 0.5 * mult : (q.j < p.j ? 1.0 : 0.0);
             }
         }
         u -= 0.5 * P * (P - 1.0);
         value = u / (P * N);
         return false;
     }
-    const int64_t D = auc_keys<LATER>(pos, w, [](const AucKey &) { return 1.0; });
-    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D);
+    const int64_t D = auc_keys<S, LATER>(pos, w, m, [](const AucKey &) { return 1.0; });
+    bool bad = false;
+    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
+    if (bad) {
+        flags |= FLAG_NAN_SCORE;
+        return false;
+    }
     const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
     double p_fin = 0.0;  // relevant items scored above -inf
     for (int64_t i = 0; i < D; ++i) p_fin += w.kr[(size_t)i];
@@ -356,24 +407,30 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
     unj.clear();
     bool nan = false, many = false;
     int64_t J = 0;
-    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
-        nan = nan || v != v;
-        if (y >= 0.0) {
-            ++J;
-            if (many) return;
-            const size_t g = (size_t)(std::find(grades.begin(), grades.end(), y) - grades.begin());
-            if (g < grades.size()) {
-                tree[g] += 1.0;
-            } else if (grades.size() < 64) {
-                grades.push_back(y);
-                tree.push_back(1.0);
-            } else {
-                many = true;
-            }
+    // The grades and their counts: the items that carry a grade (a CSR
+    // row's stored ones: its scores are checked for NaN below), then a CSR
+    // row's unstored items, of grade 0, all at once.
+    constexpr bool sparse = std::is_same<Rel, Sparse>::value;
+    auto count_grade = [&](double y, double n) {
+        J += (int64_t)n;
+        if (many) return;
+        const size_t g = (size_t)(std::find(grades.begin(), grades.end(), y) - grades.begin());
+        if (g < grades.size()) {
+            tree[g] += n;
+        } else if (grades.size() < 64) {
+            grades.push_back(y);
+            tree.push_back(n);
         } else {
-            unj.push_back({v, j});
+            many = true;
         }
+    };
+    auc_stored(s, m, rel, [&](int64_t j, double v, double y) {
+        if (!sparse) nan = nan || v != v;
+        if (y >= 0.0) count_grade(y, 1.0);
+        else unj.push_back({v, j});
     });
+    const int64_t implicit = auc_implicit(m, rel);
+    if (implicit > 0) count_grade(0.0, (double)implicit);
     value = 0.0;
     n_pairs = 0.0;
     if (nan) flags |= FLAG_NAN_SCORE;
@@ -398,7 +455,10 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
         }
     }
     const int64_t G = (int64_t)grades.size();
-    if (G < 2 || nan) return true;
+    if (G < 2 || nan) {
+        if (sparse && !nan && any_nan(s, m)) flags |= FLAG_NAN_SCORE;
+        return true;
+    }
     auto idx = [&](double y) {
         return (int64_t)(std::lower_bound(grades.begin(), grades.end(), y) - grades.begin());
     };
@@ -417,13 +477,17 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
         if (g < L) lower_than_L += tree[(size_t)g];
     }
     n_pairs = (double)J * ((double)J - 1.0) / 2.0 - same;
-    // The other judged items, the keys: +1 a higher grade, -1 a lower one.
-    auc_items(s, m, rel, [&](int64_t j, double v, double y) {
+    // The other judged items, the keys: +1 a higher grade, -1 a lower one
+    // (a CSR row's unstored items among them only when grade 0 is not L's).
+    auto other = [&](int64_t j, double v, double y) {
         if (y >= 0.0 && y != yL) items.push_back({v, j, y});
-    });
+    };
+    if (implicit > 0 && yL != 0.0) auc_items(s, m, rel, other);
+    else auc_stored(s, m, rel, other);
     const int64_t n_o = (int64_t)items.size();
     const int64_t D =
-        auc_keys<LATER>(items, w, [&](const PairItem &p) { return p.y > yL ? 1.0 : -1.0; });
+        auc_keys<S, LATER>(items, w, m,
+                           [&](const PairItem &p) { return p.y > yL ? 1.0 : -1.0; });
     // Items per key, from the items in rank order (as auc_keys sorted them).
     std::vector<double> &kn = w.prefix;
     kn.assign((size_t)D, 0.0);
@@ -434,7 +498,13 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
             kn[(size_t)i] += 1.0;
         }
     }
-    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D);
+    bool bad = false;  // (a CSR row's scores: checked here)
+    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
+    if (bad) {
+        flags |= FLAG_NAN_SCORE;
+        n_pairs = 0.0;
+        return true;
+    }
     const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
     const int64_t *n = w.n.data(), *nu = w.nu.data();
     const double *pm = w.kr.data();

@@ -111,8 +111,14 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
         }
         return v.n_rel == 0;
     }
+    // Past the last expected gain and the last ideal one every term is 0:
+    // a value (not a curve) stops there (the ideal DCG over a whole row of
+    // m items read m discounts).
+    const int64_t c_stop =
+        curve ? c_end
+              : std::min<int64_t>(c_end, std::max<int64_t>((int64_t)gain.size(), n_ideal));
     double dcg = 0.0, idcg = 0.0;
-    for (int64_t c = 0; c < c_end; ++c) {
+    for (int64_t c = 0; c < c_stop; ++c) {
         const double d = disc_at(c);
         if (c < (int64_t)gain.size()) dcg += gain[c] * d;
         if (c < n_ideal) idcg += ideal[c] * d;

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "formulas_dcg.hpp"
@@ -103,10 +104,10 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     auto &n = rr.n;
     n.assign(2 * D + 2, 0);
     KeyBuckets &kb = rr.buckets;
-    kb.build(key.data(), kcol.data(), D);
+    kb.build(key.data(), kcol.data(), D, m, std::is_same<S, float>::value);
     bool bad = false;
     if (D == 0) {  // no relevant item retrieved: no group is read
-        for (int64_t j = 0; j < m; ++j) bad |= (double)s[j] != (double)s[j];
+        bad = any_nan(s, m);
     } else {
         count_slots<S, LATER>(s, m, kb, n.data(), bad);
     }
