@@ -304,7 +304,9 @@ def _check_alpha(alpha):
     return check_real(alpha, "alpha", low=0.0, high=1.0, high_inclusive=True)
 
 
-def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold, w=None):
+def _alpha_gains(
+    y_true, y_score, k, alpha, discount, ignore_ties, threshold, w=None, ideal=True
+):
     """Each intent's share (n_samples, n_intents), whether the sample has a
     relevant item for the intent, and the greedy ideal's value with the
     intent weights ``w`` (normalised over the sample's intents with a
@@ -319,6 +321,7 @@ def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold, w=
         p=alpha,
         discount=discount,
         weights=w,
+        ideal=ideal,
     )
 
 
@@ -415,7 +418,9 @@ def alpha_ndcg_at_k(
     )
 
 
-def _err_ia(y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, name):
+def _err_ia(
+    y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, name, ideal
+):
     """Per sample: the weighted sum of the intents' ERR shares (the intent
     weights normalised over the intents with a relevant item), the samples
     with no such intent, and the same weighted sum of the greedy ideal."""
@@ -424,7 +429,7 @@ def _err_ia(y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, n
     k = check_k(k, allow_none=False, metric=name)
     y_true, y_score, w = _check_intents(y_true, y_score, intent_weights)
     gains, present, ideal = _alpha_gains(
-        y_true, y_score, k, alpha, "reciprocal", ignore_ties, threshold, w
+        y_true, y_score, k, alpha, "reciprocal", ignore_ties, threshold, w, ideal
     )
     w = np.where(present, w, 0.0)
     total = w.sum(axis=1)
@@ -509,6 +514,7 @@ def err_ia_at_k(
         ignore_ties,
         relevance_threshold,
         "err_ia_at_k",
+        False,
     )
     ranks = np.arange(1, k + 1, dtype=np.float64)
     best = float(np.sum((1.0 - alpha) ** (ranks - 1.0) / ranks))
@@ -588,6 +594,7 @@ def nerr_ia_at_k(
         ignore_ties,
         relevance_threshold,
         "nerr_ia_at_k",
+        True,
     )
     return _finish_alpha(
         err, ideal, undefined, "nerr_ia_at_k", sample_weight, average, zero_division

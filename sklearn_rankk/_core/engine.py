@@ -270,6 +270,7 @@ def intent_values(
     p=0.5,
     discount="log",
     weights=None,
+    ideal=True,
 ):
     """Per-row values of one intent-aware request (``_kernel.INTENT_*``) on
     ``y_true`` of shape (n_samples, n_items, n_intents), every intent from one
@@ -283,12 +284,12 @@ def intent_values(
         Whether the sample has an item relevant to the intent.
     ideal : ndarray of shape (n_samples,) or None
         INTENT_ALPHA's greedy ideal (``weights``: its intent weights, None:
-        1 each).
+        1 each); 0 where ``ideal`` is False.
     """
     check_numeric_dtype(y_true, "y_true")
     n_intents = y_true.shape[2]
     compiled = compile_intent_request(
-        formula, k, n_intents, p=p, discount=discount, weights=weights
+        formula, k, n_intents, p=p, discount=discount, weights=weights, ideal=ideal
     )
     ties = TIES_LATER_FIRST if check_bool(ignore_ties, "ignore_ties") else TIES_EXACT
     out, flags = evaluate_intents(

@@ -320,7 +320,7 @@ double greedy_ideal(const Request &r, const Rel &rel, double t, IntentWork &w) {
  * formula (PRECISION, HIT, ALPHA_GAIN) computes it on that intent's grades,
  * into o[0 .. n_int); whether the row has an item relevant to each intent
  * (y > t) into o[n_int .. 2 n_int); INTENT_ALPHA's greedy ideal into
- * o[2 n_int]. Returns whether no intent has a relevant item. */
+ * o[2 n_int] (where Request.level != 0; else 0). Returns whether no intent has a relevant item. */
 template <class S, class Rel>
 bool intent_values(const Request &r, const RowView &v, Scratch &sc, const Rel &rel, const S *s,
                    const double *tv, const int64_t *tj, bool listed, double t, int64_t c_end,
@@ -394,7 +394,8 @@ bool intent_values(const Request &r, const RowView &v, Scratch &sc, const Rel &r
             o[q] = r.formula == INTENT_HIT ? 1.0 - survive
                                            : (r.k > 0 ? cum / (double)r.k : 0.0);
         }
-        if (r.formula == INTENT_ALPHA) o[2 * T] = none ? 0.0 : greedy_ideal(r, rel, t, w);
+        if (r.formula == INTENT_ALPHA)  // level 0: no ideal asked for (ERR-IA)
+            o[2 * T] = none || r.level == 0.0 ? 0.0 : greedy_ideal(r, rel, t, w);
         return none;
     }
 }

@@ -37,7 +37,8 @@ void evaluate_weighted(const S *scores, const R *y, const Request &weights, int6
     const Threshold<R> th(weights.level);
     for_rows(n_rows, plan.n_threads, rows_per_chunk(n_rows, n_rows * m), flags,
              [&](int64_t r, Scratch &sc) {
-                 Weighted<R> rel{y + r * m, m, &th, weights.levels};
+                 thread_local std::vector<int64_t> items;  // Weighted::count's list
+                 Weighted<R> rel{y + r * m, m, &th, weights.levels, &items};
                  process_row(scores + r * m, m, rel, plan, sc, out + r * plan.out_stride,
                              empty + r * plan.n_req, flags[r]);
              });

@@ -320,18 +320,19 @@ def with_item_weights(compiled, weights, threshold):
 
 
 def compile_intent_request(
-    formula, k, n_intents, *, p=0.5, discount="log", weights=None
+    formula, k, n_intents, *, p=0.5, discount="log", weights=None, ideal=True
 ):
     """One intent-aware request (formula ``_kernel.INTENT_*``) as a kernel
     array: its ``n_levels`` the number of intents, ``p`` alpha, ``discount``
     ``"log"`` or ``"reciprocal"`` (INTENT_ALPHA's), ``weights`` the
     (n_rows, n_intents) weights of INTENT_ALPHA's greedy ideal (None: 1
-    each). Its columns: one value per intent, then one presence flag per
-    intent, then (INTENT_ALPHA) the ideal."""
+    each), ``ideal`` whether INTENT_ALPHA computes it. Its columns: one
+    value per intent, then one presence flag per intent, then (INTENT_ALPHA)
+    the ideal (0 without ``ideal``)."""
     array = np.zeros(1, dtype=_kernel.REQUEST_DTYPE)
     row = array[0]
     row["formula"], row["k"], row["col"] = formula, k, 0
-    row["p"], row["n_levels"] = p, n_intents
+    row["p"], row["n_levels"], row["level"] = p, n_intents, float(ideal)
     held = []
     disc = _discount_table(discount, 2, p, max(k, 1))
     if disc is not None:

@@ -56,7 +56,7 @@ enum Formula : int32_t {
     // n_levels + t; INTENT_ALPHA adds the greedy ideal in column 2 n_levels.
     INTENT_PRECISION = 110,  // precision@k of each intent
     INTENT_HIT = 111,        // hit@k of each intent
-    INTENT_ALPHA = 112,      // ALPHA_GAIN of each intent; Request.levels: weights
+    INTENT_ALPHA = 112,      // ALPHA_GAIN of each intent; the ideal if Request.level
     // Relevance seen through item weights, for the whole pass (weighted.hpp):
     // Request.levels, one weight per column; Request.level, the relevance
     // threshold; its value, the row's relevant items.

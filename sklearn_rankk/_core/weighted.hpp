@@ -19,6 +19,7 @@
 #include "_simd.h"
 #include "request.hpp"
 #include "rows.hpp"
+#include "formulas_diversity.hpp"
 #include "scratch.hpp"
 
 namespace rankk {
@@ -33,14 +34,17 @@ struct Weighted {
     inline bool relevant(int64_t j) const { return th->relevant(y[j]); }
     inline double grade(int64_t j) const { return relevant(j) ? w[j] : 0.0; }
 
+    std::vector<int64_t> *items;  // count() lists the relevant columns here
+
     int64_t count(uint8_t &flags) const {
         const Threshold<R> &T = *th;
+        std::vector<int64_t> &out = *items;
+        out.clear();
+        auto add = [&](int64_t j) { out.push_back(j); };
         if constexpr (std::is_floating_point<R>::value) {
             int bad = 0;
-            int64_t c = 0;
             for (int64_t j = 0; j < m; ++j) {
                 const R v = y[j];
-                c += (double)v > T.t;
                 bad |= (v - v) != (v - v);  // NaN or infinite
             }
             if (bad)
@@ -48,27 +52,29 @@ struct Weighted {
                     if (y[j] != y[j]) flags |= FLAG_NAN_REL;
                     else if (std::isinf((double)y[j])) flags |= FLAG_INF_REL;
                 }
-            return c;
         } else {
-            if (T.mode == CMP_INT) return count_above(y, m, T.it);
-            if (T.mode == CMP_ALL) return m;
+            if (T.mode == CMP_INT) {
+                const R it = T.it;
+                each_above(y, m, [it](R v) { return v > it; }, add);
+                return (int64_t)out.size();
+            }
+            if (T.mode == CMP_ALL) {
+                for (int64_t j = 0; j < m; ++j) out.push_back(j);
+                return m;
+            }
             if (T.mode == CMP_NONE) return 0;
-            int64_t c = 0;
-            for (int64_t j = 0; j < m; ++j) c += (double)y[j] > T.t;
-            return c;
         }
+        const double t = T.t;
+        each_above(y, m, [t](R v) { return (double)v > t; }, add);
+        return (int64_t)out.size();
     }
     // The `want` largest weights of the relevant items, decreasing.
-    void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
-        out.resize((size_t)m);
-        double *g = out.data();
-        int64_t n = 0;
-        for (int64_t j = 0; j < m; ++j) {  // branch-free gather
-            g[n] = w[j];
-            n += relevant(j) ? 1 : 0;
-        }
-        (void)count;
+    void ideal(std::vector<double> &out, int64_t, int64_t want) const {
+        out.clear();
+        for (int64_t j : *items) out.push_back(w[j]);
+        const int64_t n = (int64_t)out.size();
         const int64_t take = std::min(n, std::max<int64_t>(want, 0));
+        double *g = out.data();
         if (take > 0 && take < n) std::nth_element(g, g + take - 1, g + n, std::greater<double>());
         std::sort(g, g + take, std::greater<double>());
         out.resize((size_t)take);
@@ -95,8 +101,7 @@ struct Weighted {
     }
     template <class F>
     void each_stored(F &&fn) const {
-        for (int64_t j = 0; j < m; ++j)
-            if (relevant(j)) fn(j, w[j]);
+        for (int64_t j : *items) fn(j, w[j]);
     }
 };
 
