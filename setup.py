@@ -192,8 +192,12 @@ extensions = [
         "sklearn_rankk._core._kernel",
         ["sklearn_rankk/_core/_kernel.pyx"],
         include_dirs=["sklearn_rankk/_core"],
-        # Every header of the kernel (a change to any rebuilds it).
-        depends=sorted(glob.glob("sklearn_rankk/_core/*.h*")),
+        # Every header of the kernel and the pieces _kernel.pyx includes (a
+        # change to any rebuilds it).
+        depends=sorted(
+            glob.glob("sklearn_rankk/_core/*.h*")
+            + glob.glob("sklearn_rankk/_core/*.pxi")
+        ),
         language="c++",
     )
 ]

@@ -12,9 +12,7 @@ row says so).
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -26,27 +24,12 @@ import run  # noqa: E402  (run.py's workloads and floor)
 import sklearn_rankk as rk  # noqa: E402
 
 
-def median_time(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    for name, title, y_true, y_score, k in run.workloads(False):
-        if name in ("W1", "W2", "W3"):
-            table(name, title, y_true, y_score, k, args.repeats)
+    run.measure_tables(__doc__, timed, threads=None)
 
 
-def table(name, title, y_true, y_score, k, repeats):
-    """One workload's table."""
-    floor = median_time(lambda: run.floor(y_true, y_score), 2 * repeats)
+def timed(y_true, y_score, k):
+    """The calls timed on one workload."""
     z = {"zero_division": 0.0}
     rows = {
         "ndcg": lambda: rk.ndcg_at_k_score(y_true, y_score, k=k, **z),
@@ -69,15 +52,7 @@ def table(name, title, y_true, y_score, k, repeats):
         ),
         "yaap (whole ranking)": lambda: rk.yaap_score(y_true, y_score),
     }
-    print(f"\n## {name}: {title}, k={k}; F = {floor * 1e3:.1f} ms\n")
-    print("| what | median (ms) | / F |\n|---|---:|---:|")
-    for label, func in rows.items():
-        try:
-            t = median_time(func, repeats)
-        except ValueError as error:
-            print(f"| {label} | raises: {str(error)[:50]}... | |", flush=True)
-            continue
-        print(f"| {label} | {t * 1e3:.1f} | {t / floor:.2f} |", flush=True)
+    return rows
 
 
 if __name__ == "__main__":

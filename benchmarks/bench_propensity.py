@@ -13,12 +13,8 @@ outside the timings); P@k and nDCG@k are shown beside them, and
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
@@ -27,28 +23,12 @@ import run  # noqa: E402  (run.py's workloads and floor)
 import sklearn_rankk as rk  # noqa: E402
 
 
-def median_time(func, repeats):
-    times = []
-    with rk.num_threads(1):
-        for _ in range(repeats):
-            start = time.perf_counter()
-            func()
-            times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    for name, title, y_true, y_score, k in run.workloads(False):
-        if name in ("W1", "W2", "W3"):
-            table(name, title, y_true, y_score, k, args.repeats)
+    run.measure_tables(__doc__, timed, threads=1)
 
 
-def table(name, title, y_true, y_score, k, repeats):
-    """One workload's table."""
-    floor = median_time(lambda: run.floor(y_true, y_score), 2 * repeats)
+def timed(y_true, y_score, k):
+    """The calls timed on one workload."""
     w = rk.inverse_propensity(y_true)
     z = {"zero_division": 0.0}
     rows = {
@@ -63,11 +43,7 @@ def table(name, title, y_true, y_score, k, repeats):
         ),
         "inverse_propensity(y_true)": lambda: rk.inverse_propensity(y_true),
     }
-    print(f"\n## {name}: {title}, k={k}; F = {floor * 1e3:.1f} ms\n")
-    print("| what | median (ms) | / F |\n|---|---:|---:|")
-    for label, func in rows.items():
-        t = median_time(func, repeats)
-        print(f"| {label} | {t * 1e3:.1f} | {t / floor:.2f} |", flush=True)
+    return rows
 
 
 if __name__ == "__main__":

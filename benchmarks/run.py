@@ -587,5 +587,32 @@ def main():
         trec(args.quick, max(1, args.repeats // 2))
 
 
+def measure_tables(doc, rows_of, names=("W1", "W2", "W3"), threads=1):
+    """The command line of a benchmark of measures alone (bench_gains.py,
+    bench_propensity.py): ``--repeats N`` (default 3); for each workload of
+    ``names``, F and each call of ``rows_of(y_true, y_score, k)`` (a dict:
+    label -> function of no argument) as medians over the repeats and ratios
+    to F, one Markdown table per workload. A call that raises ValueError
+    says so in its row. ``threads``: the kernel's threads (None: its
+    default). ``doc``: the benchmark's docstring (its first line is the
+    command's description)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    repeats = parser.parse_args().repeats
+    for name, title, y_true, y_score, k in workloads(False):
+        if name not in names:
+            continue
+        f = median_time(lambda t=y_true, s=y_score: floor(t, s), 2 * repeats, threads)
+        print(f"\n## {name}: {title}, k={k}; F = {f * 1e3:.1f} ms\n")
+        print("| what | median (ms) | / F |\n|---|---:|---:|")
+        for label, func in rows_of(y_true, y_score, k).items():
+            try:
+                t = median_time(func, repeats, threads)
+            except ValueError as error:
+                print(f"| {label} | raises: {str(error)[:50]}... | |", flush=True)
+                continue
+            print(f"| {label} | {t * 1e3:.1f} | {t / f:.2f} |", flush=True)
+
+
 if __name__ == "__main__":
     main()

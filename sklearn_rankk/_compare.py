@@ -604,8 +604,11 @@ def _is_triple(x):
 
 
 def _per_query(requests, measures, y_true, y_score, options, zero_division):
-    """Every measure's per-query values of one system, from one engine call."""
-    rows = engine.row_values(requests, y_true, y_score, **options)
+    """Every measure's per-query values of one system, from one engine call
+    (the intent-aware measures: one call of their functions each)."""
+    from ._scorer import row_values
+
+    rows = row_values(requests, y_true, y_score, **options)
     return engine.with_undefined(rows, requests, zero_division, keys=list(measures))
 
 
@@ -965,8 +968,10 @@ default="holm"
     \\end{table}
     """
     # scipy is imported when a comparison is first made.
+    from ._scorer import requests_for_names as scorer_requests
     from ._stats import (
         adjust_pvalues,
+        check_row_mean,
         check_test_options,
         paired_values,
         random_generator,
@@ -981,7 +986,9 @@ default="holm"
     missing_queries = check_option(missing_queries, "missing_queries", MISSING_QUERIES)
     zero_division = check_zero_division(zero_division)
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
-    requests = engine.requests_for_names(measures, metric_params)
+    requests = scorer_requests(measures, metric_params)
+    for measure, request in zip(measures, requests):
+        check_row_mean(request.metric, measure)
     options = {
         "ignore_ties": ignore_ties,
         "relevance_threshold": relevance_threshold,

@@ -599,3 +599,65 @@ def nerr_ia_at_k(
     return _finish_alpha(
         err, ideal, undefined, "nerr_ia_at_k", sample_weight, average, zero_division
     )
+
+
+# -- per-row values for scorers, reports and accumulators ----------------------
+
+
+def intent_row_values(
+    function_name, y_true, y_score, *, k, params, ignore_ties, relevance_threshold
+):
+    """One intent-aware measure's per-row values and undefined rows.
+
+    What :func:`~sklearn_rankk._core.engine.row_values` gives for a 2-D
+    measure: the values (0.0 on the undefined rows, which the caller fills
+    by ``zero_division``) and the rows with no intent that has a relevant
+    item. Dask inputs are read one block of rows at a time.
+
+    Parameters
+    ----------
+    function_name : str
+        The public function (``"alpha_ndcg_at_k"``).
+    y_true, y_score, k, ignore_ties, relevance_threshold
+        As the function takes them.
+    params : dict
+        Its other keyword parameters (``alpha``, ``intent_weights``).
+
+    Returns
+    -------
+    values : ndarray of shape (n_samples,)
+    undefined : ndarray of bool of shape (n_samples,)
+    """
+    func = {
+        f.__name__: f
+        for f in (
+            intent_aware_precision_at_k,
+            subtopic_recall_at_k,
+            alpha_ndcg_at_k,
+            err_ia_at_k,
+            nerr_ia_at_k,
+        )
+    }[function_name]
+
+    def run(y_true, y_score, params):
+        values = func(
+            y_true,
+            y_score,
+            k=k,
+            average=None,
+            ignore_ties=ignore_ties,
+            zero_division=np.nan,
+            relevance_threshold=relevance_threshold,
+            **params,
+        )
+        undefined = np.isnan(values)
+        values[undefined] = 0.0
+        return values, undefined
+
+    from ._core.validation import is_dask
+
+    if is_dask(y_true) or is_dask(y_score):
+        from ._parallel.dask_inputs import by_row_blocks
+
+        return by_row_blocks(run, y_true, y_score, params)
+    return run(y_true, y_score, params)

@@ -23,6 +23,7 @@ from ._core import engine
 from ._core.inputs import group_by_qid, random_ranking_scores
 from ._core.registry import (
     DEFAULT_REPORT,
+    INTENT_AWARE,
     INTERPOLATED_PRECISION,
     METRICS,
     PRECISION_RECALL,
@@ -37,6 +38,11 @@ from ._core.validation import (
     check_zero_division,
 )
 from ._io import names as measure_names
+from ._scorer import row_values
+
+#: The report's rows named by a registry entry: the metrics of 2-D
+#: relevance and the intent-aware measures (3-D).
+_NAMED = {**METRICS, **INTENT_AWARE}
 
 # ----------------------------------------------------------------------------
 # Report
@@ -57,7 +63,7 @@ def _check_report_metrics(metrics):
     if not metrics:
         raise ValueError("metrics is empty; pass None for the default metrics.")
     for name in metrics:
-        if name not in METRICS:
+        if name not in _NAMED:
             try:
                 measure = measure_names.parse_name(name)
             except (TypeError, ValueError) as exc:
@@ -74,6 +80,16 @@ def _check_report_metrics(metrics):
                 )
     if len(set(metrics)) != len(metrics):
         raise ValueError(f"Duplicate names in metrics={metrics}.")
+    intent = [m for m in metrics if m in INTENT_AWARE]
+    if intent and len(intent) < len(metrics):
+        plain = [m for m in metrics if m not in INTENT_AWARE]
+        raise ValueError(
+            f"metrics mixes intent-aware measures ({', '.join(intent)}), which "
+            f"take a 3-D y_true of shape (n_samples, n_items, n_intents), with "
+            f"measures of a 2-D y_true ({', '.join(plain)}): make one report "
+            f"of each (for the others, a 2-D y_true such as y_true.max(axis=2), "
+            f"the relevance to any intent)."
+        )
     return tuple(metrics)
 
 
@@ -95,17 +111,17 @@ def _names(metrics, ks):
     """Scorer names of the report, in table order; a measure named with its
     own cut-off (``"nDCG@10"``) as given."""
     return [
-        f"{m}@{k}" if m in METRICS and METRICS[m].needs_k else m
+        f"{m}@{k}" if m in _NAMED and _NAMED[m].needs_k else m
         for m in metrics
-        for k in (ks if m in METRICS and METRICS[m].needs_k else (None,))
+        for k in (ks if m in _NAMED and _NAMED[m].needs_k else (None,))
     ]
 
 
 def _metric_of(name):
     """The registry entry of a report row or column name."""
     base = name.partition("@")[0]
-    if base in METRICS:
-        return METRICS[base]
+    if base in _NAMED:
+        return _NAMED[base]
     return measure_names.parse_name(name).request.metric
 
 
@@ -272,10 +288,10 @@ class RankingReport:
             ]
             for metric, row in body.items():
                 text = "".join(f"  {c:>{width}}" for c in row)
-                if metric not in METRICS:
+                if metric not in _NAMED:
                     text += "  (as named)"
-                elif not METRICS[metric].needs_k:  # its own cut-off per row
-                    text += f"  (at k = {METRICS[metric].cut_note} of each row)"
+                elif not _NAMED[metric].needs_k:  # its own cut-off per row
+                    text += f"  (at k = {_NAMED[metric].cut_note} of each row)"
                 lines.append(metric.ljust(name_width) + text)
         return "\n".join(lines)
 
@@ -296,7 +312,7 @@ class RankingReport:
         """Formatted values, one list per metric."""
 
         def cells(metric):
-            if metric in METRICS and METRICS[metric].needs_k:
+            if metric in _NAMED and _NAMED[metric].needs_k:
                 return [f"{values[f'{metric}@{k}']:.{digits}f}" for k in self.k]
             return [f"{values[metric]:.{digits}f}"]
 
@@ -337,6 +353,8 @@ def ranking_report(
     fn_weight=0.0,
     tn_weight=0.0,
     propensity=None,
+    alpha=0.5,
+    intent_weights=None,
 ):
     """Every requested metric at every requested cut-off, from one pass.
 
@@ -347,8 +365,9 @@ def ranking_report(
     Parameters
     ----------
     y_true : array-like or sparse matrix of shape (n_samples, n_items), or \
-array-like of shape (n_samples,)
-        Relevance, as for the metric functions (1-D: class labels).
+array-like of shape (n_samples,) or (n_samples, n_items, n_intents)
+        Relevance, as for the metric functions (1-D: class labels; 3-D: the
+        relevance to each intent, for the intent-aware measures).
     y_score : array-like of shape (n_samples, n_items)
         Scores; higher ranks first, ``-inf`` is not retrieved.
     k : int or list of int, default=(1, 5, 10)
@@ -358,6 +377,9 @@ array-like of shape (n_samples,)
         ``"fbeta"``, ``"hit"``, ``"mrr"``, ``"map"``, ``"dcg"``, ``"ndcg"``
         and ``"r_precision"``; None means all of them but ``"fbeta"`` (F1 at
         its default ``beta``), in that order.
+        Any other metric of the package by its scorer name without the
+        cut-off (``"psndcg"``, ``"alpha_ndcg"``; see Notes for the
+        intent-aware measures), or a measure name with its own cut-off.
     sample_weight : array-like of shape (n_samples,), default=None
         Weight of each sample in the means.
     ignore_ties : bool, default=False
@@ -405,6 +427,13 @@ array-like of shape (n_samples,)
         The inverse propensities of :func:`psprecision_at_k_score` and
         :func:`psndcg_at_k_score`, whose columns are pyxclib's ratio of the
         dataset means (each row weighted by its best achievable value).
+    alpha : float, default=0.5
+        The alpha of ndeval, for :func:`alpha_ndcg_at_k`, :func:`err_ia_at_k` and
+        :func:`nerr_ia_at_k`.
+    intent_weights : array-like of shape (n_intents,) or (n_samples, \
+n_intents), default=None
+        The intent weights of :func:`intent_aware_precision_at_k`,
+        :func:`err_ia_at_k` and :func:`nerr_ia_at_k`; None: uniform.
 
     Returns
     -------
@@ -415,6 +444,16 @@ array-like of shape (n_samples,)
     See Also
     --------
     precision_recall_at_k_curve : P@k, R@k and F1@k at every k.
+
+    Notes
+    -----
+    The intent-aware measures (``"intent_aware_precision"``,
+    ``"subtopic_recall"``, ``"alpha_ndcg"``, ``"err_ia"``, ``"nerr_ia"``)
+    take a 3-D ``y_true`` of shape (n_samples, n_items, n_intents); the
+    other metrics a 2-D one. A report of both kinds is refused, naming
+    them: which 2-D relevance a 3-D one stands for (relevant to any intent,
+    the number of intents, ...) is the caller's choice, e.g.
+    ``ranking_report(y_true.max(axis=2), y_score, ...)`` in a second report.
 
     Examples
     --------
@@ -480,7 +519,24 @@ array-like of shape (n_samples,)
         or not engine.is_default_param(name, value)
     }
     names = _names(metrics, ks)
-    requests = measure_names.requests_for_names(names, wanted)
+    if metrics[0] not in INTENT_AWARE and getattr(y_true, "ndim", None) == 3:
+        raise ValueError(
+            f"y_true is 3-D, the relevance of each item to each intent, which "
+            f"only the intent-aware measures ({', '.join(INTENT_AWARE)}) read; "
+            f"{', '.join(metrics)} take a 2-D y_true: pass one, such as "
+            f"y_true.max(axis=2) (relevant to any intent)."
+        )
+    if metrics[0] in INTENT_AWARE:  # all of them (checked)
+        requests = _intent_requests(
+            names, wanted, {"alpha": alpha, "intent_weights": intent_weights}
+        )
+    else:
+        if alpha != 0.5 or intent_weights is not None:
+            raise TypeError(
+                "alpha and intent_weights apply to the intent-aware measures "
+                "only, none of which is in metrics."
+            )
+        requests = measure_names.requests_for_names(names, wanted)
     offsets = None
     if qid is not None:  # one segment per query, once for both passes
         grouped = group_by_qid(
@@ -499,9 +555,7 @@ array-like of shape (n_samples,)
         "sample_weight": sample_weight,
         "offsets": offsets,
     }
-    rows = engine.row_values(
-        requests, y_true, y_score, ignore_ties=ignore_ties, **common
-    )
+    rows = row_values(requests, y_true, y_score, ignore_ties=ignore_ties, **common)
     # One warning for the whole report under "warn".
     values = engine.with_undefined(rows, requests, zero_division, keys=names)
     # Each metric's mean weighs its rows as its function does by default
@@ -512,7 +566,7 @@ array-like of shape (n_samples,)
     if random_baseline:
         # Undefined rows are the same for both passes and were already
         # reported: compute the baseline silently with the same fill.
-        random_rows = engine.row_values(
+        random_rows = row_values(
             requests, y_true, random_ranking_scores(y_score), **common
         )
         quiet = 0.0 if zero_division == "warn" else zero_division
@@ -535,6 +589,31 @@ array-like of shape (n_samples,)
         if zero_division == "warn" or not np.isnan(zero_division)
         else {name: int(np.count_nonzero(~np.isnan(v))) for name, v in values.items()},
     )
+
+
+def _intent_requests(names, wanted, given):
+    """The requests of a report of intent-aware measures: ``given`` their
+    own parameters (``alpha``, ``intent_weights``, validated by their
+    functions); ``wanted``, the 2-D metrics' non-default ones (an error)."""
+    if wanted:
+        raise TypeError(
+            f"{sorted(wanted)} apply to none of the intent-aware measures in metrics."
+        )
+    check_real(
+        given["alpha"],
+        "alpha",
+        low=0.0,
+        low_inclusive=True,
+        high=1.0,
+        high_inclusive=True,
+    )
+    out = []
+    for name in names:
+        metric, _, k = name.partition("@")
+        metric = INTENT_AWARE[metric]
+        params = tuple((p, given[p]) for p in metric.param_names)
+        out.append(engine.Request(metric, int(k), params))
+    return out
 
 
 # ----------------------------------------------------------------------------

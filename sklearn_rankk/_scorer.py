@@ -29,21 +29,30 @@ from sklearn.utils.metadata_routing import MetadataRequest
 from ._core import engine
 from ._core.registry import (
     BY_FUNCTION_NAME,
+    INTENT_AWARE,
+    INTENT_AWARE_BY_FUNCTION_NAME,
+    INTENT_PARAMS,
     METRICS,
     PARAMS,
+    intent_scorer_names,
+    parse_intent_name,
     scorer_names,
 )
 from ._core.validation import (
     AVERAGE_OPTIONS,
     check_bool,
+    check_k,
     check_option,
     check_real,
+    check_sample_weight,
     check_zero_division,
+    is_dask,
 )
 from ._io import names as measure_names
 
 DEFAULT_RESPONSE_METHOD = ("decision_function", "predict_proba", "predict")
 _API_MODULE = "sklearn_rankk._api"
+_DIVERSITY_MODULE = "sklearn_rankk._diversity"
 
 _COMMON_DEFAULTS = {
     "ignore_ties": False,
@@ -62,7 +71,10 @@ def get_scorer_names():
     (lower is better: fall-out, the unjudged fraction) has the ``neg_``
     prefix, as in scikit-learn: its scorer gives the negated value, which
     model selection maximises. ir_measures' names (``"nDCG@10"``,
-    ``"P(rel=2)@5"``) are accepted too (see the user guide's table).
+    ``"P(rel=2)@5"``) are accepted too (see the user guide's table). The
+    intent-aware measures (``"alpha_ndcg@10"``, ``"err_ia@10"``, ...) come
+    last: their scorers take a 3-D ``y`` of shape (n_samples, n_items,
+    n_intents).
 
     Returns
     -------
@@ -76,8 +88,10 @@ def get_scorer_names():
     ['precision@1', 'precision@3', 'precision@5', 'precision@10']
     >>> "r_precision" in get_scorer_names()
     True
+    >>> "alpha_ndcg@10" in get_scorer_names()
+    True
     """
-    return scorer_names(signed=True)
+    return scorer_names(signed=True) + intent_scorer_names()
 
 
 class RankingScorer:
@@ -217,12 +231,7 @@ class RankingScorer:
     @property
     def requests(self):
         """The engine requests of the scorer's metrics, in order."""
-        return [
-            engine.make_request(
-                METRICS[metric], k, params, negate=not METRICS[metric].greater_is_better
-            )
-            for _, metric, k, params in self.metrics
-        ]
+        return [_request(metric, k, params) for _, metric, k, params in self.metrics]
 
     @property
     def keys(self):
@@ -237,15 +246,54 @@ class RankingScorer:
             "relevance_threshold": self.relevance_threshold,
         }
 
-    def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
-        rows = engine.row_values(
+    def row_values(
+        self,
+        y_true,
+        y_score,
+        *,
+        sample_weight=None,
+        labels=None,
+        qid=None,
+        offsets=None,
+    ):
+        """Per-row values of the scorer's metrics, before ``zero_division``.
+
+        Parameters
+        ----------
+        y_true : array-like or sparse matrix
+            Relevance: 2-D (or 1-D class labels), 3-D for the intent-aware
+            measures.
+        y_score : array-like of shape (n_samples, n_items)
+            Scores.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row.
+        labels : array-like of shape (n_items,), default=None
+            Class of each column, with 1-D ``y_true``.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of each document, with flat inputs.
+        offsets : ndarray of shape (n_rows + 1,), default=None
+            Flat inputs already grouped into rows.
+
+        Returns
+        -------
+        rows : Rows
+            The engine's per-row values, undefined rows and row weights of
+            each metric, in order.
+        """
+        return row_values(
             self.requests,
             y_true,
             y_score,
             sample_weight=sample_weight,
             labels=labels,
             qid=qid,
+            offsets=offsets,
             **self.options,
+        )
+
+    def _score(self, y_true, y_score, *, sample_weight=None, labels=None, qid=None):
+        rows = self.row_values(
+            y_true, y_score, sample_weight=sample_weight, labels=labels, qid=qid
         )
         scores = engine.aggregate(
             rows,
@@ -259,6 +307,170 @@ class RankingScorer:
         return next(iter(scores.values()))
 
 
+def _request(name, k, params):
+    """The engine request of one of a scorer's metrics."""
+    if name in INTENT_AWARE:
+        return engine.Request(INTENT_AWARE[name], k, tuple(params.items()))
+    metric = METRICS[name]
+    return engine.make_request(metric, k, params, negate=not metric.greater_is_better)
+
+
+def _is_intent(request):
+    return INTENT_AWARE.get(request.metric.name) is request.metric
+
+
+def _mixed(intent_names, plain_names):
+    return (
+        f"The intent-aware measures ({', '.join(intent_names)}) take a 3-D y_true "
+        f"of shape (n_samples, n_items, n_intents), and the other measures "
+        f"({', '.join(plain_names)}) a 2-D one: evaluate them in separate calls "
+        f"(for the others, a 2-D y_true such as y_true.max(axis=2), the "
+        f"relevance to any intent)."
+    )
+
+
+def row_values(
+    requests,
+    y_true,
+    y_score,
+    *,
+    sample_weight=None,
+    ignore_ties=False,
+    relevance_threshold=0,
+    labels=None,
+    qid=None,
+    offsets=None,
+):
+    """Per-row values of requests, as :func:`engine.row_values`, where the
+    requests may also be intent-aware measures (3-D ``y_true``), each
+    computed by its function in ``_diversity``; the two kinds cannot be
+    mixed (``y_true`` is either 2-D or 3-D)."""
+    intent = [r for r in requests if _is_intent(r)]
+    if not intent:
+        return engine.row_values(
+            requests,
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            ignore_ties=ignore_ties,
+            relevance_threshold=relevance_threshold,
+            labels=labels,
+            qid=qid,
+            offsets=offsets,
+        )
+    if len(intent) < len(requests):
+        raise ValueError(
+            _mixed(
+                [r.key for r in intent], [r.key for r in requests if not _is_intent(r)]
+            )
+        )
+    if qid is not None or offsets is not None or labels is not None:
+        raise ValueError(
+            "The intent-aware measures take a 3-D y_true of shape (n_samples, "
+            "n_items, n_intents) and a 2-D y_score: qid and labels do not apply."
+        )
+    from ._diversity import intent_row_values
+
+    values, undefined = [], []
+    for r in requests:
+        v, u = intent_row_values(
+            r.metric.function_name,
+            y_true,
+            y_score,
+            k=r.k,
+            params=r.options,
+            ignore_ties=ignore_ties,
+            relevance_threshold=relevance_threshold,
+        )
+        values.append(v)
+        undefined.append(u)
+    if is_dask(sample_weight):
+        sample_weight = sample_weight.compute()
+    if sample_weight is not None:
+        sample_weight = check_sample_weight(sample_weight, values[0].shape[0])
+    return engine.Rows(values, undefined, sample_weight, int(np.shape(y_score)[1]))
+
+
+def _check_intent_params(metric, given, where):
+    """An intent-aware measure's own parameters, validated, defaults filled
+    in; ``intent_weights`` one weight per intent (a tuple of floats), since
+    ``where`` (a scorer or an accumulator) sees rows it cannot know yet."""
+    out = {}
+    for p in metric.params:
+        value = given.get(p.name, p.default)
+        if p.name == "intent_weights":
+            if value is not None:
+                w = np.asarray(value, dtype=np.float64)
+                if w.ndim != 1 or w.size == 0:
+                    raise ValueError(
+                        f"intent_weights of {where} must be 1-D, one weight per "
+                        f"intent (shape (n_intents,)); got shape {w.shape}. "
+                        f"Per-sample weights go to the functions and reports."
+                    )
+                if not np.all(np.isfinite(w)) or np.any(w < 0):
+                    raise ValueError("intent_weights must be finite and non-negative.")
+                value = tuple(float(x) for x in w)
+        else:
+            value = check_real(
+                value,
+                p.name,
+                low=p.low,
+                low_inclusive=p.low_inclusive,
+                high=p.high,
+                high_inclusive=p.high_inclusive,
+            )
+        out[p.name] = value
+    return out
+
+
+def _intent_entries(names, parsed, metric_params):
+    """The entries of a scorer of intent-aware measures."""
+    unused = set(metric_params) - {
+        p.name for metric, _ in parsed for p in metric.params
+    }
+    if unused:
+        raise TypeError(f"{sorted(unused)} apply to none of the metrics {list(names)}.")
+    entries = []
+    for name, (metric, k) in zip(names, parsed):
+        k = check_k(k, allow_none=False, metric=metric.function_name)
+        own = {p: v for p, v in metric_params.items() if p in metric.param_names}
+        entries.append(
+            (name, metric.name, k, _check_intent_params(metric, own, "a scorer"))
+        )
+    return entries
+
+
+def requests_for_names(names, metric_params):
+    """The requests of measure names without a scorer's ``neg_`` sign (a
+    comparison's), as :func:`engine.requests_for_names`, the intent-aware
+    measures included (not mixed with the others); their ``intent_weights``
+    may be per sample (the rows are the caller's)."""
+    parsed = [parse_intent_name(name) for name in names]
+    if not any(parsed):
+        return engine.requests_for_names(names, metric_params)
+    if not all(parsed):
+        raise ValueError(
+            _mixed(
+                [n for n, p in zip(names, parsed) if p],
+                [n for n, p in zip(names, parsed) if not p],
+            )
+        )
+    weights = metric_params.get("intent_weights")
+    params = {p: v for p, v in metric_params.items() if p != "intent_weights"}
+    entries = _intent_entries(names, parsed, params)
+    out = []
+    for _, name, k, own in entries:
+        metric = INTENT_AWARE[name]
+        if weights is not None and "intent_weights" in metric.param_names:
+            own["intent_weights"] = weights  # checked by the function
+        out.append(engine.Request(metric, k, tuple(own.items())))
+    if weights is not None and not any(
+        "intent_weights" in r.metric.param_names for r in out
+    ):
+        raise TypeError(f"['intent_weights'] apply to none of the metrics {names}.")
+    return out
+
+
 def _check_common(kwargs):
     """Validate the keyword options shared by every metric of a scorer."""
     common = dict(_COMMON_DEFAULTS)
@@ -266,7 +478,7 @@ def _check_common(kwargs):
     for key, value in kwargs.items():
         if key in _COMMON_DEFAULTS:
             common[key] = value
-        elif key in PARAMS:
+        elif key in PARAMS or key in INTENT_PARAMS:
             metric_params[key] = value
         elif key == "average":
             check_option(value, "average", AVERAGE_OPTIONS[:1])
@@ -364,8 +576,19 @@ default=("decision_function", "predict_proba", "predict")
         )
     if len(set(names)) != len(names):
         raise ValueError(f"Duplicate scorer names in {list(names)}.")
-    requests = measure_names.requests_for_names(names, metric_params, scorer=True)
-    entries = [_entry(name, r) for name, r in zip(names, requests)]
+    parsed = [parse_intent_name(name) for name in names]
+    if any(parsed):
+        if not all(parsed):
+            raise ValueError(
+                _mixed(
+                    [n for n, p in zip(names, parsed) if p],
+                    [n for n, p in zip(names, parsed) if not p],
+                )
+            )
+        entries = _intent_entries(names, parsed, metric_params)
+    else:
+        requests = measure_names.requests_for_names(names, metric_params, scorer=True)
+        entries = [_entry(name, r) for name, r in zip(names, requests)]
     shown = repr(scoring if isinstance(scoring, str) else list(scoring))
     if response_method != DEFAULT_RESPONSE_METHOD:
         kwargs = {"response_method": response_method, **kwargs}
@@ -416,8 +639,13 @@ default=("decision_function", "predict_proba", "predict")
     >>> make_ranking_scorer(map_at_k_score, k=20, denominator="min")
     make_ranking_scorer(map_at_k_score, k=20, denominator='min')
     """
-    metric = BY_FUNCTION_NAME.get(getattr(score_func, "__name__", None))
-    if metric is None or getattr(score_func, "__module__", None) != _API_MODULE:
+    name = getattr(score_func, "__name__", None)
+    module = getattr(score_func, "__module__", None)
+    intent = INTENT_AWARE_BY_FUNCTION_NAME.get(name)
+    if intent is not None and module == _DIVERSITY_MODULE:
+        return _intent_scorer(intent, response_method, k, kwargs)
+    metric = BY_FUNCTION_NAME.get(name)
+    if metric is None or module != _API_MODULE:
         raise TypeError(
             f"make_ranking_scorer takes one of sklearn_rankk's metric functions; "
             f"got {score_func!r}. For other metrics use sklearn.metrics.make_scorer."
@@ -440,6 +668,29 @@ default=("decision_function", "predict_proba", "predict")
         shown = {"response_method": response_method, **shown}
     return RankingScorer(
         [_entry(metric.scorer_prefix + metric.scorer_name(request.k), request)],
+        response_method=response_method,
+        rebuild=f"make_ranking_scorer({metric.function_name}{_format_kwargs(shown)})",
+        **common,
+    )
+
+
+def _intent_scorer(metric, response_method, k, kwargs):
+    """:func:`make_ranking_scorer` of an intent-aware function."""
+    check_response_method(response_method)
+    common, metric_params = _check_common(kwargs)
+    extra = set(metric_params) - set(metric.param_names)
+    if extra:
+        raise TypeError(
+            f"{sorted(extra)} do not apply to {metric.function_name}; it takes "
+            f"{list(metric.param_names) or 'no metric-specific parameters'}."
+        )
+    k = check_k(k, allow_none=False, metric=metric.function_name)
+    params = _check_intent_params(metric, metric_params, "a scorer")
+    shown = {"k": k, **kwargs}
+    if response_method != DEFAULT_RESPONSE_METHOD:
+        shown = {"response_method": response_method, **shown}
+    return RankingScorer(
+        [(metric.scorer_name(k), metric.name, k, params)],
         response_method=response_method,
         rebuild=f"make_ranking_scorer({metric.function_name}{_format_kwargs(shown)})",
         **common,
@@ -519,6 +770,9 @@ def scores_for(estimator, X, y_true, response_method):
             f"multilabel). Fit a multilabel wrapper such as OneVsRestClassifier, "
             f"or score with a 1-D y of class labels."
         )
+    if y_arr.ndim == 3 and y_score.shape == y_arr.shape[:2]:
+        # intent-aware relevance (n_samples, n_items, n_intents)
+        return y_true, y_score, None
     if y_score.shape != y_arr.shape:
         raise ValueError(
             f"{type(estimator).__name__}.{method} returned scores of shape "

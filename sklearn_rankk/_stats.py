@@ -38,9 +38,9 @@ from sklearn.utils import check_random_state
 from ._core import engine
 from ._core.inputs import group_by_qid, random_ranking_scores
 from ._core.ranking import iter_blocks
-from ._core.registry import PRECISION_RECALL
+from ._core.registry import BY_FUNCTION_NAME, PRECISION_RECALL
 from ._core.validation import check_k, check_option, check_real, check_y_score
-from ._scorer import RankingScorer, get_scorer
+from ._scorer import RankingScorer, get_scorer, row_values
 
 __all__ = [
     "MetricInterval",
@@ -489,15 +489,14 @@ def _row_function(metric, metric_kwargs):
     if isinstance(metric, (str, RankingScorer)):
         scorer = get_scorer(metric, **kwargs)
         requests, key = scorer.requests, scorer.keys[0]
+        check_row_mean(requests[0].metric, key)
         if isinstance(metric, RankingScorer):
             label = repr(metric)
         else:
             label = f"{metric}({_format_kwargs(kwargs)})" if kwargs else metric
 
         def rows(y_true, y_score):
-            values = engine.row_values(
-                requests, y_true, y_score, **scorer.options, **inputs
-            )
+            values = row_values(requests, y_true, y_score, **scorer.options, **inputs)
             return engine.with_undefined(
                 values, requests, scorer.zero_division, keys=[key]
             )[key]
@@ -510,6 +509,11 @@ def _row_function(metric, metric_kwargs):
         )
     name = getattr(metric, "__name__", repr(metric))
     label = f"{name}({_format_kwargs(kwargs)})" if kwargs else name
+    registered = BY_FUNCTION_NAME.get(name)
+    if registered is not None and registered.ideal_weight is not None:
+        # Its per-row values are the ratios of each row; their plain mean is
+        # the function's average="mean", not its default (pyxclib's ratio).
+        label = f"{name}({_format_kwargs({**kwargs, 'average': 'mean'})})"
     kwargs.update(inputs)
 
     def rows(y_true, y_score):
@@ -525,6 +529,23 @@ def _row_function(metric, metric_kwargs):
         return values
 
     return label, rows
+
+
+def check_row_mean(metric, key):
+    """Refuse a measure whose value is not a mean of per-row values (the
+    propensity-scored ones: pyxclib's ratio of dataset sums), which a
+    statistic of the per-row values would not estimate."""
+    if metric.ideal_weight is None:
+        return
+    raise ValueError(
+        f"{key} is pyxclib's ratio of two sums over the rows (each row "
+        f'weighted by its best achievable value, average="ideal"), not a '
+        f"mean of per-row values: intervals, paired tests and tables of means "
+        f"of the per-row values would not agree with it. To compare the "
+        f"per-row ratios, whose plain mean is "
+        f'{metric.function_name}(..., average="mean"), pass '
+        f"metric={metric.function_name} with its keywords (k, propensity)."
+    )
 
 
 def _shape(x):

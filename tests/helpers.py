@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from pathlib import Path
 
 import numpy as np
@@ -849,3 +850,51 @@ def trec_file(name):
     path = TREC_DIR / name
     assert path.is_file(), f"{path} is missing from the vendored trec_eval files"
     return path
+
+
+def random_trec_files(
+    folder,
+    seed,
+    *,
+    max_queries,
+    doc_ids,
+    draws,
+    max_extra_judged,
+    grades,
+    not_retrieved=0.0,
+    tops,
+    divisors,
+    tag,
+):
+    """A random qrels file and run (``folder / "qrels"``, ``folder / "run"``)
+    for the command-line tests: 1 to ``max_queries`` queries, each with
+    up to ``draws`` documents drawn from ``d1 .. d<doc_ids>``, about 60% of
+    them judged plus up to ``max_extra_judged`` judged documents not
+    retrieved (``x0``, ...); grades drawn from ``grades`` for half the
+    queries, 0/1 for the others; scores ``randint(0, top) / divisor`` (ties),
+    ``top`` and ``divisor`` drawn from ``tops`` and ``divisors``; a query of
+    the qrels left out of the run with probability ``not_retrieved``; and a
+    query of the run only (999). Returns the two paths; the same arguments
+    give the same files."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for q in range(rng.randint(1, max_queries)):
+        qid = f"{100 + q}"
+        docs = list(dict.fromkeys(f"d{rng.randint(1, doc_ids)}" for _ in range(draws)))
+        docs = docs[: rng.randint(1, len(docs))]
+        judged = [d for d in docs if rng.random() < 0.6]
+        judged += [f"x{i}" for i in range(rng.randint(0, max_extra_judged))]
+        drawn = grades if rng.random() < 0.5 else [0, 1]
+        qrels += [f"{qid} 0 {d} {rng.choice(drawn)}" for d in judged]
+        if not_retrieved and rng.random() < not_retrieved:
+            continue  # judged, not in the run
+        top = rng.choice(tops)
+        run += [
+            f"{qid} Q0 {d} {i + 1} {rng.randint(0, top) / rng.choice(divisors)} {tag}"
+            for i, d in enumerate(docs)
+        ]
+    run.append("999 Q0 d1 1 1.0 t")  # a query of the run only
+    rng.shuffle(run)
+    (folder / "qrels").write_text("\n".join(qrels) + "\n")
+    (folder / "run").write_text("\n".join(run) + "\n")
+    return folder / "qrels", folder / "run"

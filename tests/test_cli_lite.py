@@ -9,7 +9,6 @@ and on generated files, with every option.
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -130,28 +129,19 @@ def _generate(folder, seed):
     """A qrels file and a run with tied scores, graded and negative grades,
     unjudged documents, relevant documents not retrieved, queries of the run
     without judgments and queries of the qrels without results."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    for q in range(rng.randint(1, 9)):
-        qid = f"{100 + q}"
-        docs = list(dict.fromkeys(f"d{rng.randint(1, 150)}" for _ in range(50)))
-        docs = docs[: rng.randint(1, len(docs))]
-        judged = [d for d in docs if rng.random() < 0.6]
-        judged += [f"x{i}" for i in range(rng.randint(0, 6))]
-        grades = [0, 0, 1, 1, 2, 3, 12, -1, -3] if rng.random() < 0.5 else [0, 1]
-        qrels += [f"{qid} 0 {d} {rng.choice(grades)}" for d in judged]
-        if rng.random() < 0.15:
-            continue  # judged, not in the run
-        top = rng.choice([1, 3, 1000])
-        run += [
-            f"{qid} Q0 {d} {i + 1} {rng.randint(0, top) / rng.choice([1, 3])} t{seed}"
-            for i, d in enumerate(docs)
-        ]
-    run.append("999 Q0 d1 1 1.0 t")  # a query of the run only
-    rng.shuffle(run)
-    (folder / "qrels").write_text("\n".join(qrels) + "\n")
-    (folder / "run").write_text("\n".join(run) + "\n")
-    return folder / "qrels", folder / "run"
+    return helpers.random_trec_files(
+        folder,
+        seed,
+        max_queries=9,
+        doc_ids=150,
+        draws=50,
+        max_extra_judged=6,
+        grades=[0, 0, 1, 1, 2, 3, 12, -1, -3],
+        not_retrieved=0.15,
+        tops=[1, 3, 1000],
+        divisors=[1, 3],
+        tag=f"t{seed}",
+    )
 
 
 OPTIONS = [
@@ -202,3 +192,22 @@ def test_both_paths_on_a_bad_file(monkeypatch, capsys, tmp_path):
         lite, full = _both_paths(monkeypatch, capsys, ["-m", "map", *argv])
         assert lite == full
         assert lite[0] == 1
+
+
+def test_kernel_request_sets_every_field_of_the_kernel():
+    """One builder of the kernel's request fields for both paths: every
+    field of the kernel's structured dtype, its recall levels held."""
+    from sklearn_rankk._core import _kernel
+    from sklearn_rankk._core.registry import METRICS
+    from sklearn_rankk._core.requests import kernel_request, make_request
+
+    request = make_request(
+        METRICS["eleven_point_precision"], None, {"recall_levels": [0.25, 0.75]}
+    )
+    held = []
+    fields, width = kernel_request(request, 10, 3, held)
+    assert list(fields) == list(_kernel.REQUEST_DTYPE.names)
+    assert (fields["col"], width, fields["formula"]) == (3, 1, _kernel.ELEVEN_PT)
+    assert [list(a) for a in held] == [[0.25, 0.75]]
+    assert (fields["levels"], fields["n_levels"]) == held[0].buffer_info()
+    assert fields["gain_grades"] == fields["disc"] == fields["n_gain"] == 0

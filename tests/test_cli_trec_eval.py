@@ -79,26 +79,18 @@ def generate(folder, seed):
     """A qrels file and a run with tied scores, graded and negative grades,
     unjudged documents, relevant documents not retrieved and queries of the
     run without judgments (every judged query is in the run)."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    for q in range(rng.randint(1, 8)):
-        qid = f"{100 + q}"
-        docs = list(dict.fromkeys(f"d{rng.randint(1, 200)}" for _ in range(60)))
-        docs = docs[: rng.randint(1, len(docs))]
-        judged = [d for d in docs if rng.random() < 0.6]
-        judged += [f"x{i}" for i in range(rng.randint(0, 8))]
-        grades = [0, 0, 1, 1, 2, 3, -1] if rng.random() < 0.5 else [0, 1]
-        qrels += [f"{qid} 0 {d} {rng.choice(grades)}" for d in judged]
-        top = rng.choice([2, 5, 1000])
-        run += [
-            f"{qid} Q0 {d} {i + 1} {rng.randint(0, top) / rng.choice([1, 4, 7])} t"
-            for i, d in enumerate(docs)
-        ]
-    run.append("999 Q0 d1 1 1.0 t")  # a query of the run only
-    rng.shuffle(run)
-    (folder / "qrels").write_text("\n".join(qrels) + "\n")
-    (folder / "run").write_text("\n".join(run) + "\n")
-    return folder / "qrels", folder / "run"
+    return helpers.random_trec_files(
+        folder,
+        seed,
+        max_queries=8,
+        doc_ids=200,
+        draws=60,
+        max_extra_judged=8,
+        grades=[0, 0, 1, 1, 2, 3, -1],
+        tops=[2, 5, 1000],
+        divisors=[1, 4, 7],
+        tag="t",
+    )
 
 
 def lines_of(out, names=None):

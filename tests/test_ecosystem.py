@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
 import os
 from collections import namedtuple
 
@@ -29,6 +30,7 @@ from sklearn_rankk import (
     ranking_report,
 )
 from sklearn_rankk._core.registry import IR_MEASURES
+from sklearn_rankk._io.names import parse_name
 
 TREC_EVAL_FILES = os.path.join(
     os.path.dirname(__file__), "..", "..", "..", "shared", "conformance", "trec_eval"
@@ -50,6 +52,15 @@ NAMES = [
     "SetF", "SetF(beta=0.5)", "SetF(beta=2.0)", "SetAP",
     "ERR@5", "ERR@20", "NumRet", "NumRet(rel=1)", "NumRet(rel=2)", "NumRel",
     "NumQ", "Precision@3", "Recall@3",
+]  # fmt: skip
+
+
+#: ir_measures names of the measures its cwl_eval provider computes (SDCG),
+#: checked against it where cwl-eval is installed: ``max_rel`` below, at
+#: and above the largest grade (4), every parameter written out once.
+CWL_NAMES = [
+    "SDCG(max_rel=4)@5", "SDCG(max_rel=2)@10", "SDCG(max_rel=6)@3",
+    "SDCG(dcg='log2', min_rel=0, max_rel=3)@20",
 ]  # fmt: skip
 
 
@@ -144,7 +155,7 @@ def test_every_supported_name_equals_ir_measures(seed):
 
 
 def test_names_cover_every_supported_measure():
-    covered = {n.split("(")[0].split("@")[0] for n in NAMES}
+    covered = {n.split("(")[0].split("@")[0] for n in NAMES + CWL_NAMES}
     aliases = {a: m.name for m in IR_MEASURES.values() for a in m.aliases}
     covered = {aliases.get(n, n) for n in covered}
     supported = {n for n, m in IR_MEASURES.items() if not m.unsupported}
@@ -529,3 +540,63 @@ def test_accumulator_keeps_each_measures_threshold():
         precision_at_k_score(y_true, y_score, k=5, relevance_threshold=1)
     )
     assert got["P@5"] == pytest.approx(precision_at_k_score(y_true, y_score, k=5))
+
+
+# ---------------------------------------------------------------------------
+# ir_measures' SDCG (cwl_eval): sdcg_at_k_score with max_rel, grades clipped
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", CWL_NAMES)
+def test_sdcg_names_read_as_ir_measures_reads_them(name):
+    ir_measures = pytest.importorskip("ir_measures", reason="needs ir-measures")
+    theirs = ir_measures.parse_measure(name)
+    request = parse_name(name).request
+    assert request.metric.name == "sdcg"
+    assert request.k == theirs["cutoff"]
+    assert request.options["max_rel"] == theirs["max_rel"]
+    assert request.relevance_threshold is None
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_sdcg_names_equal_ir_measures_cwl_eval(seed):
+    pytest.importorskip("cwl", reason="needs cwl-eval (ir_measures' cwl_eval)")
+    # cwl_eval ranks tied documents in the run's order: a run without ties.
+    qrels, run = _data(seed, ties=False)
+    expected, per_query = _ir_measures(CWL_NAMES, qrels, run)
+    got, table = evaluate(qrels, run, CWL_NAMES, per_query=True)
+    _check(got, expected, CWL_NAMES)
+    for name in CWL_NAMES:
+        assert per_query[name]
+        for qid, value in per_query[name].items():
+            assert table.loc[qid, name] == pytest.approx(value, abs=1e-9)
+
+
+def test_sdcg_name_clips_grades_at_max_rel():
+    """Hand-worked: grades 5, 1, 0 ranked in that order, max_rel=2: the
+    gains are 2 (5 clipped), 1, 0 over 2 times the first two discounts."""
+    qrels = {"q": {"a": 5, "b": 1, "c": 0}}
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    d2 = 1 / math.log2(3)
+    want = (2 + d2) / (2 * (1 + d2))
+    got = evaluate(qrels, run, ["SDCG(max_rel=2)@2", "SDCG(max_rel=5)@2"])
+    assert got["SDCG(max_rel=2)@2"] == pytest.approx(want, rel=1e-12)
+    assert got["SDCG(max_rel=5)@2"] == pytest.approx(
+        (5 + d2) / (5 * (1 + d2)), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("SDCG(dcg='log2')@10", "needs max_rel"),
+        ("SDCG(max_rel=4)", "needs a cut-off"),
+        ("SDCG(max_rel=4, min_rel=1)@10", "min_rel"),
+        ("SDCG(max_rel=4, dcg='exp-log2')@10", "dcg must be one of"),
+        ("SDCG(max_rel=4, rel=2)@10", "takes no parameter"),
+    ],
+)
+def test_sdcg_names_refused_say_why_in_one_line(name, why):
+    with pytest.raises(ValueError, match=why) as info:
+        evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, [name])
+    assert "\n" not in str(info.value)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _kernel
-from .requests import kernel_fields
+from .requests import kernel_request
 from .threads import (  # noqa: F401  (re-exported: the package's thread control)
     MIN_CELLS_PER_THREAD,
     n_threads,
@@ -57,9 +57,9 @@ class Compiled:
         Output columns of all the requests.
     columns : list of slice
         Each request's output columns (one, or ``k`` for a curve).
-    held : tuple of ndarray
-        Arrays the kernel reads through an address in ``array`` (the recall
-        levels of 11-point precision), kept alive with it.
+    held : tuple of ndarray or array.array
+        Arrays the kernel reads through an address in ``array`` (recall
+        levels, gain maps, discount tables), kept alive with it.
     """
 
     array: np.ndarray
@@ -145,15 +145,10 @@ def compile_requests(requests, n_items, grades=None):
     columns, col, held = [], 0, []
     for row, request in zip(array, requests):
         options = request.options
-        fields = kernel_fields(request, n_items, col)
-        k, width = fields["k"], fields.pop("width")
+        fields, width = kernel_request(request, n_items, col, held)
+        k = fields["k"]
         for name, value in fields.items():
             row[name] = value
-        if "recall_levels" in options:
-            levels = np.ascontiguousarray(options["recall_levels"], dtype=np.float64)
-            held.append(levels)
-            row["levels"] = levels.ctypes.data
-            row["n_levels"] = levels.size
         max_grade = options.get("max_grade")
         if request.metric.formula == _kernel.SDCG:
             max_grade = options.get("max_rel")
@@ -363,6 +358,10 @@ def evaluate_intents(compiled, y_true, y_score, *, ties, threshold):
     values : ndarray of shape (n_rows, n_cols)
     flags : ndarray of uint8 of shape (n_rows,)
     """
+    if not (isinstance(y_score, np.ndarray) or sp.issparse(y_score)):
+        # row-sliceable (a memmap, the random baseline's constants): read
+        # whole, as the 3-D y_true already is
+        y_score = y_score[0 : y_score.shape[0]]
     scores = _scores_block(y_score)
     if scores.dtype != np.float64:
         scores = scores.astype(np.float64)  # float32 exactly

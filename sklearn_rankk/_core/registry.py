@@ -1917,6 +1917,9 @@ class IrMeasure:
         Why the package does not compute it (empty when it does).
     aliases : tuple of str
         ir_measures' other names for it (``MAP`` for ``AP``).
+    required : tuple of str
+        ir_measures' parameters that the name must give (SDCG's
+        ``max_rel``).
     """
 
     name: str
@@ -1935,15 +1938,32 @@ class IrMeasure:
     count: str | None = None
     unsupported: str = ""
     aliases: tuple = ()
+    required: tuple = ()
 
 
 def _ir(name, metric=None, **kwargs):
     return IrMeasure(name, METRICS[metric] if metric else None, **kwargs)
 
 
+@dataclass(frozen=True)
+class ClippedGain:
+    """The gain map of ir_measures' ``SDCG(max_rel=m)``: a grade's gain is
+    the grade, at most ``m`` (cwl_eval clips the grades to ``[min_rel,
+    max_rel]`` before it scales them to [0, 1]). Called on the float array
+    of the relevant grades."""
+
+    max_rel: float
+
+    def __call__(self, grades):
+        return grades.clip(max=self.max_rel)
+
+
 _DIVERSITY = (
-    "a diversity measure: it needs subtopic (intent) judgments, which this "
-    "package does not read"
+    "a diversity measure: it needs subtopic (intent) judgments, which the "
+    "qrels readers do not read; with y_true of shape (n_samples, n_items, "
+    "n_intents), alpha_ndcg_at_k, err_ia_at_k, nerr_ia_at_k, "
+    "intent_aware_precision_at_k and subtopic_recall_at_k compute alpha-nDCG, "
+    "ERR-IA, nERR-IA, P-IA and S-recall"
 )
 _CWL = "a C/W/L measure of cwl_eval, with its own user model; not implemented here"
 
@@ -2006,6 +2026,21 @@ IR_MEASURES = {
         ),
         _ir("ERR", "err", rel=False, only=(), fixed=(("max_grade", 4),)),
         _ir(
+            "SDCG",
+            "sdcg",
+            cutoff="required",
+            rel=False,
+            # cwl_eval's gain: the grade clipped to [0, max_rel], over max_rel
+            params=(("max_rel", "max_rel", None), ("max_rel", "gains", ClippedGain)),
+            required=("max_rel",),
+            choices=(("dcg", {"log2": None}),),
+            only=(("min_rel", 0),),
+            why_only=(
+                "min_rel other than 0 is not supported: sdcg_at_k_score's gain "
+                "is the grade (0 has none), as cwl_eval's with min_rel=0"
+            ),
+        ),
+        _ir(
             "RBP",
             unsupported=(
                 "ir_measures computes RBP with trectools, whose gain is the raw "
@@ -2064,7 +2099,6 @@ IR_MEASURES = {
                 "NERR9",
                 "NERR10",
                 "NERR11",
-                "SDCG",
             )
         ),
     )
@@ -2076,3 +2110,119 @@ IR_MEASURE_NAMES = {
     **{"α_nDCG": IR_MEASURES["alpha_nDCG"], "α_DCG": IR_MEASURES["alpha_DCG"]},
     **IR_MEASURES,
 }
+
+
+# --------------------------------------------------------------------------
+# Intent-aware measures: y_true of shape (n_samples, n_items, n_intents)
+# --------------------------------------------------------------------------
+#
+# Computed by the functions of ``_diversity`` (one kernel pass over every intent),
+# not by one kernel formula, and read from a 3-D ``y_true``: they are not in
+# METRICS (whose every entry takes a 2-D one), but they have scorer names
+# (``"alpha_ndcg@10"``), report rows and accumulators, as the rest.
+
+ALPHA = Param(
+    "alpha",
+    0.5,
+    low=0.0,
+    low_inclusive=True,
+    high=1.0,
+    high_inclusive=True,
+    doc="""\
+    alpha : float, default=0.5
+        ndeval's alpha in [0, 1] (alpha-nDCG, ERR-IA, nERR-IA).""",
+)
+INTENT_WEIGHTS = Param(
+    "intent_weights",
+    None,
+    none_ok=True,
+    doc="""\
+    intent_weights : array-like of shape (n_intents,) or (n_samples, \
+n_intents), default=None
+        Weight of each intent (P-IA, ERR-IA, nERR-IA); None: uniform.""",
+)
+
+#: The parameters of the intent-aware measures, by name.
+INTENT_PARAMS = {p.name: p for p in (ALPHA, INTENT_WEIGHTS)}
+
+_NO_INTENT = "no intent with a relevant item"
+
+#: The intent-aware measures, by scorer name (the function's name without
+#: ``_at_k``). ``formula`` is -1: no single kernel formula computes them.
+INTENT_AWARE = {
+    m.name: m
+    for m in (
+        Metric(
+            name="intent_aware_precision",
+            function_name="intent_aware_precision_at_k",
+            label="P-IA",
+            formula=-1,
+            params=(INTENT_WEIGHTS,),
+            in_default_report=False,
+            undefined_when=_NO_INTENT,
+        ),
+        Metric(
+            name="subtopic_recall",
+            function_name="subtopic_recall_at_k",
+            label="S-recall",
+            formula=-1,
+            in_default_report=False,
+            undefined_when=_NO_INTENT,
+        ),
+        Metric(
+            name="alpha_ndcg",
+            function_name="alpha_ndcg_at_k",
+            label="alpha-nDCG",
+            formula=-1,
+            params=(ALPHA,),
+            in_default_report=False,
+            undefined_when=_NO_INTENT,
+        ),
+        Metric(
+            name="err_ia",
+            function_name="err_ia_at_k",
+            label="ERR-IA",
+            formula=-1,
+            params=(ALPHA, INTENT_WEIGHTS),
+            in_default_report=False,
+            undefined_when=_NO_INTENT,
+        ),
+        Metric(
+            name="nerr_ia",
+            function_name="nerr_ia_at_k",
+            label="nERR-IA",
+            formula=-1,
+            params=(ALPHA, INTENT_WEIGHTS),
+            in_default_report=False,
+            undefined_when=_NO_INTENT,
+        ),
+    )
+}
+
+#: The intent-aware measures, by the name of their public function.
+INTENT_AWARE_BY_FUNCTION_NAME = {m.function_name: m for m in INTENT_AWARE.values()}
+
+
+def intent_scorer_names():
+    """The intent-aware measures' scorer names at :data:`LISTED_CUTOFFS`."""
+    return [f"{m}@{k}" for m in INTENT_AWARE for k in LISTED_CUTOFFS]
+
+
+def parse_intent_name(name):
+    """``"alpha_ndcg@10"`` -> (its entry, 10); None if ``name`` does not
+    name an intent-aware measure. The name alone is an error: they all need
+    a cut-off."""
+    if not isinstance(name, str):
+        return None
+    base, at, k = name.partition("@")
+    metric = INTENT_AWARE.get(base)
+    if metric is None:
+        return None
+    if not at:
+        raise ValueError(f"{base} needs a cut-off: use '{base}@<k>', e.g. '{base}@10'.")
+    if not re.fullmatch(r"[1-9]\d*", k):
+        raise ValueError(
+            f"Unknown scorer name {name!r}: the cut-off after '@' must be a "
+            f"positive integer, e.g. '{base}@10'."
+        )
+    return metric, int(k)

@@ -9,6 +9,7 @@ requests point the kernel to (gain maps, discount tables).
 
 from __future__ import annotations
 
+import array
 from dataclasses import dataclass
 
 from . import _kernel
@@ -292,3 +293,26 @@ def kernel_fields(request, n_items, col=0):
     for coefficient, default in _UTILITY_DEFAULTS.items():
         fields[f"u_{coefficient[:2]}"] = options.get(coefficient, default)
     return fields
+
+
+def kernel_request(request, n_items, col, held):
+    """Every field of the kernel's ``Request`` of ``request``
+    (``_kernel.REQUEST_FIELD_NAMES``), as a dict, and its output columns
+    (``k`` for a curve, else 1), which start at ``col``.
+
+    The scalars are :func:`kernel_fields`'; the arrays a request points the
+    kernel to are addresses (0 and length 0: none). Its recall levels are set
+    here, in an ``array.array`` appended to ``held`` (the caller keeps it
+    alive while the kernel runs): no numpy, so that the command line builds
+    its requests here too. Gain maps and discount tables, which need numpy,
+    are :func:`.ranking.compile_requests`' to add.
+    """
+    fields = dict.fromkeys(_kernel.REQUEST_FIELD_NAMES, 0)
+    fields.update(kernel_fields(request, n_items, col))
+    width = fields.pop("width")
+    levels = request.options.get("recall_levels")
+    if levels is not None:
+        levels = array.array("d", levels)
+        held.append(levels)
+        fields["levels"], fields["n_levels"] = levels.buffer_info()
+    return fields, width

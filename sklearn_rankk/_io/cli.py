@@ -34,7 +34,12 @@ from .._core.registry import (
     parse_scorer_name,
     scorer_name_forms,
 )
-from .._core.requests import MIN_GEO_MEAN, check_params, kernel_fields, make_request
+from .._core.requests import (
+    MIN_GEO_MEAN,
+    check_params,
+    kernel_request,
+    make_request,
+)
 from .._core.threads import threads_for
 from .files import file_rows, is_file, read_bytes
 from .names import parse_ir_measure
@@ -575,8 +580,7 @@ def _evaluate_lite(
     for threshold, group in _thresholds(requests, level).items():
         fields, held = [], []
         for j, request in enumerate(group):
-            f = _kernel_request(request, n_items, j, held)
-            fields.append(f)
+            fields.append(kernel_request(request, n_items, j, held)[0])
         values, empty, flags = _kernel.evaluate_segments(
             rows.y_score,
             rows.y_true,
@@ -637,23 +641,6 @@ def _evaluate_lite(
         else:
             values.append(None)
     return columns, rows.qids, values, rows
-
-
-def _kernel_request(request, n_items, col, held):
-    """The kernel's dict of a request (every field of request.hpp's
-    ``Request``): its scalar fields and the address of its recall levels
-    (an ``array.array`` appended to ``held``, to be kept alive)."""
-    fields = kernel_fields(request, n_items, col)
-    del fields["width"]
-    fields.update(
-        levels=0, n_levels=0, gain_grades=0, gain_values=0, n_gain=0, disc=0, n_disc=0
-    )
-    levels = request.options.get("recall_levels")
-    if levels is not None:
-        levels = array.array("d", levels)
-        held.append(levels)
-        fields["levels"], fields["n_levels"] = levels.buffer_info()
-    return fields
 
 
 def _evaluate_numpy(

@@ -157,6 +157,13 @@ def parse_ir_measure(text):
     for name, allowed in entry.only:
         if name in params and params[name] != allowed:
             raise ValueError(f"{where}: {entry.why_only}.")
+    missing = [p for p in entry.required if p not in params]
+    if missing:
+        at = "@10" if entry.cutoff in ("required", "optional") else ""
+        raise ValueError(
+            f"{where}: {entry.name} needs {', '.join(missing)}, e.g. "
+            f"{entry.name}({missing[0]}=4){at}."
+        )
     for ir_name, name, convert in entry.params:
         if ir_name in params:
             value = params[ir_name]

@@ -18,7 +18,6 @@ import numpy as np
 
 from .._core import engine
 from .._core.inputs import group_by_qid
-from .._core.registry import METRICS
 from .._core.validation import check_sample_weight, is_dask
 from .._scorer import get_scorer
 
@@ -40,12 +39,17 @@ class RankingAccumulator:
     ----------
     metrics : str or list of str
         Scorer names, as :func:`get_scorer` takes them: ``"ndcg@10"``,
-        ``"recall@20"``, ``"map"``, ``"r_precision"``, ...
+        ``"recall@20"``, ``"map"``, ``"r_precision"``, ...; or intent-aware
+        measures (``"alpha_ndcg@10"``, ``"err_ia@10"``, ...), whose batches
+        have a 3-D ``y_true`` of shape (n_rows, n_items, n_intents).
     **options
         Options shared by the metrics, as :func:`get_scorer` takes them:
         ``ignore_ties``, ``zero_division`` (``"warn"`` warns once, in
         :meth:`result`, with the total count), ``relevance_threshold``, and
-        where they apply ``denominator``, ``gain``, ``log_base``.
+        where they apply ``denominator``, ``gain``, ``log_base``,
+        ``propensity`` (the propensity-scored metrics, whose result is
+        pyxclib's ratio of the sums of the rows' values and best values),
+        ``alpha`` and ``intent_weights`` (one weight per intent).
 
     Attributes
     ----------
@@ -115,6 +119,8 @@ class RankingAccumulator:
 array-like of shape (n_rows,)
             Relevance of the batch's rows, as the metric functions take it.
             With 1-D class labels, pass ``labels`` (a batch may miss classes).
+            For the intent-aware measures, 3-D: shape (n_rows, n_items,
+            n_intents).
         y_score : array-like of shape (n_rows, n_items)
             Scores of the batch's rows.
         sample_weight : array-like of shape (n_rows,), default=None
@@ -155,14 +161,7 @@ array-like of shape (n_rows,)
                 sample_weight = (
                     grouped.sample_weight if positive else np.zeros(grouped.n_rows)
                 )
-        rows = engine.row_values(
-            scorer.requests,
-            y_true,
-            y_score,
-            labels=labels,
-            offsets=offsets,
-            **scorer.options,
-        )
+        rows = scorer.row_values(y_true, y_score, labels=labels, offsets=offsets)
         values, undefined = rows.values, rows.undefined
         n_rows = values[0].shape[0]
         if sample_weight is None:
@@ -244,7 +243,10 @@ array-like of shape (n_rows,)
         if self.n_samples_ == 0:
             raise ValueError("No rows yet: call update() with a batch first.")
         scores = {}
-        metrics = {key: METRICS[name] for key, name, *_ in self._scorer.metrics}
+        metrics = {
+            key: request.metric
+            for key, request in zip(self._scorer.keys, self._scorer.requests)
+        }
         for state in self._state.values():
             if math.fsum(state["weight"] + state["undefined_weight"]) <= 0:
                 raise ValueError(

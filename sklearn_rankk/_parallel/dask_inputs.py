@@ -203,3 +203,57 @@ def _any_dask(y_true, y_score, sample_weight):
 
 
 engine.register_backend(_any_dask, per_row_values_dask)
+
+
+def by_row_blocks(run, y_true, y_score, params):
+    """``run(y_true, y_score, params) -> (values, undefined)`` of a measure
+    whose ``y_true`` is 3-D (the intent-aware measures), block by block of
+    rows on the workers, the results concatenated on the client.
+
+    Every row's value depends on that row alone (its ideal ranking too), so
+    the result is the in-memory one. Per-row ``intent_weights`` (shape
+    (n_samples, n_intents)) are cut into the same blocks of rows.
+    """
+    import dask
+    import dask.array as da
+
+    if not is_dask(y_score):  # the blocks of rows of y_true's chunks
+        rows = _dask_array(y_true, "y_true").chunks[0]
+        y_score = da.from_array(check_y_score(y_score), chunks=(rows, -1))
+    y_score = check_y_score(_dask_array(y_score, "y_score"))  # metadata only
+    if y_score.numblocks[1] > 1:
+        y_score = y_score.rechunk({0: "auto", 1: -1})
+    row_chunks = y_score.chunks[0]
+    if is_dask(y_true):
+        y_true = _dask_array(y_true, "y_true")
+    else:
+        y_true = np.asarray(as_array(y_true, "y_true"))
+    if y_true.ndim != 3 or tuple(y_true.shape[:2]) != tuple(y_score.shape):
+        raise ValueError(
+            f"y_true must be 3-D of shape (n_samples, n_items, n_intents) with "
+            f"y_score's shape {tuple(y_score.shape)} first; got shape "
+            f"{tuple(y_true.shape)}."
+        )
+    chunks = (row_chunks, (y_true.shape[1],), (y_true.shape[2],))
+    if is_dask(y_true):
+        y_true = y_true.rechunk(chunks)
+    else:
+        y_true = da.from_array(y_true, chunks=chunks)
+    weights = params.get("intent_weights")
+    per_row = weights is not None and np.ndim(weights) == 2
+    bounds = np.concatenate(([0], np.cumsum(row_chunks)))
+    blocks = []
+    for i, (t, s) in enumerate(
+        zip(y_true.to_delayed().ravel(), y_score.to_delayed().ravel())
+    ):
+        if bounds[i + 1] == bounds[i]:
+            continue  # an empty chunk has nothing to evaluate
+        own = dict(params)
+        if per_row:
+            own["intent_weights"] = np.asarray(weights)[bounds[i] : bounds[i + 1]]
+        blocks.append(dask.delayed(run, pure=True)(t, s, own))
+    results = dask.compute(*blocks)
+    return (
+        np.concatenate([r[0] for r in results]),
+        np.concatenate([r[1] for r in results]),
+    )
