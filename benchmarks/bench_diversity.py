@@ -9,8 +9,8 @@ decimal, heavy ties) with ``y_true`` of shape (10,000, 1,000, 4), int8, each
 item relevant to each intent with probability 0.75% (about 3% relevant to
 some intent, as W1), k=10. F is one numpy read of the inputs, as run.py's:
 ``y_score.max(axis=1)`` plus ``np.count_nonzero(y_true, axis=(1, 2))``.
-Each measure makes one kernel pass per intent; alpha-nDCG and nERR-IA add
-the greedy ideal ranking (numpy, to depth k).
+Each measure is one kernel pass over every intent (one selection per row),
+the greedy ideal ranking of alpha-nDCG and nERR-IA included.
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """Intent-aware measures: relevance per intent (subtopic), ``y_true`` of shape
 (n_samples, n_items, n_intents).
 
-Intent-aware precision (P-IA@k, Agrawal et al., WSDM 2009) and subtopic
-recall (S-recall@k, Zhai, Cohen and Lafferty, SIGIR 2003) are exact under ties
-through the engine's own measures, one kernel pass per intent: P-IA is a
-weighted sum of each intent's precision@k (linear in the relevance), and an
-intent is covered by the top k exactly when hit@k is 1 for it, so the
-expected S-recall is the mean of each intent's hit@k (the kernel's hit@k is
-the exact, hypergeometric, probability that a tie group's slots catch one of
-its relevant items).
+Every measure reads all the intents in one pass of the kernel: each row's
+scores are ranked once (the top k and the tie group straddling the cut are
+the same for every intent, only the grades differ) and each intent's value
+is the one-intent formula's on that selection (the kernel's INTENT_*
+formulas). Intent-aware precision (P-IA@k, Agrawal et al., WSDM 2009) and
+subtopic recall (S-recall@k, Zhai, Cohen and Lafferty, SIGIR 2003) are
+exact under ties: P-IA is a weighted sum of each intent's precision@k
+(linear in the relevance), and an intent is covered by the top k exactly
+when hit@k is 1 for it, so the expected S-recall is the mean of each
+intent's hit@k (the exact, hypergeometric, probability that a tie group's
+slots catch one of its relevant items).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._core import _kernel, engine
-from ._core.registry import ALPHA_GAIN, METRICS
+from ._core.registry import METRICS
 from ._core.validation import (
     as_array,
     check_k,
@@ -117,23 +120,24 @@ def _check_intents(y_true, y_score, intent_weights):
     return y_true, y_score, w
 
 
-def _per_intent(request, y_true, y_score, ignore_ties, threshold):
-    """Each intent's per-row values of one engine request, and whether the
-    row has a relevant item for it."""
-    n, _, n_intents = y_true.shape
-    values = np.empty((n, n_intents))
-    present = np.empty((n, n_intents), dtype=bool)
-    for t in range(n_intents):
-        rows = engine.row_values(
-            [request],
-            np.ascontiguousarray(y_true[:, :, t]),
-            y_score,
-            ignore_ties=ignore_ties,
-            relevance_threshold=threshold,
-        )
-        values[:, t] = rows.values[0]
-        present[:, t] = ~rows.undefined[0]
-    return values, present
+def _per_intent(formula, y_true, y_score, k, ignore_ties, threshold, **options):
+    """Each intent's per-row values of one intent-aware kernel request, whether
+    the row has a relevant item for it, and the greedy ideal (INTENT_ALPHA)."""
+    return engine.intent_values(
+        formula,
+        y_true,
+        y_score,
+        k,
+        ignore_ties=ignore_ties,
+        relevance_threshold=threshold,
+        **options,
+    )
+
+
+def _k_of(formula, k, n_items):
+    """``k`` checked as the one-intent measure checks it; None: every item."""
+    k = engine.make_request(_metric(formula), k).k
+    return n_items if k is None else k
 
 
 def _finish(values, undefined, name, sample_weight, average, zero_division):
@@ -196,8 +200,10 @@ def intent_aware_precision_at_k(
     zero_division = check_zero_division(zero_division)
     threshold = check_real(relevance_threshold, "relevance_threshold")
     y_true, y_score, w = _check_intents(y_true, y_score, intent_weights)
-    request = engine.make_request(_metric(_kernel.PRECISION), k)
-    p, present = _per_intent(request, y_true, y_score, ignore_ties, threshold)
+    k = _k_of(_kernel.PRECISION, k, y_true.shape[1])
+    p, present, _ = _per_intent(
+        _kernel.INTENT_PRECISION, y_true, y_score, k, ignore_ties, threshold
+    )
     w = np.where(present, w, 0.0)
     total = w.sum(axis=1)
     undefined = total == 0
@@ -263,8 +269,10 @@ def subtopic_recall_at_k(
     zero_division = check_zero_division(zero_division)
     threshold = check_real(relevance_threshold, "relevance_threshold")
     y_true, y_score, _ = _check_intents(y_true, y_score, None)
-    request = engine.make_request(_metric(_kernel.HIT), k)
-    hit, present = _per_intent(request, y_true, y_score, ignore_ties, threshold)
+    k = _k_of(_kernel.HIT, k, y_true.shape[1])
+    hit, present, _ = _per_intent(
+        _kernel.INTENT_HIT, y_true, y_score, k, ignore_ties, threshold
+    )
     n_present = present.sum(axis=1)
     undefined = n_present == 0
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -281,119 +289,40 @@ def subtopic_recall_at_k(
 # ALPHA_GAIN, exact under ties (ERR's walk over a tie group's subsets, each
 # relevant item with gain 1 and survival 1 - alpha); the measures weigh and
 # normalise these shares. The ideal ranking of alpha-nDCG and nERR-IA does
-# not depend on the scores: ndeval's greedy ordering, below.
-
-_DISCOUNTS = {
-    "log": lambda ranks: 1.0 / np.log2(ranks + 1.0),
-    "reciprocal": np.reciprocal,
-}
-
-#: Rows of the greedy ideal's padded block at a time (its cells at most).
-_GREEDY_CELLS = 1 << 22
+# not depend on the scores: ndeval's greedy ordering, which the kernel's
+# INTENT_ALPHA computes in the same pass (formulas_diversity.hpp's
+# greedy_ideal): each rank takes the item of largest gain ``sum_t w_t (1 -
+# alpha)^c_t`` over its intents ``t`` (``c_t``: the items of intent ``t``
+# already ranked; ndeval's ``idealResult``; finding the best ranking is
+# NP-hard); items of equal gain go in the order of their relevance vectors,
+# the lexicographically largest first (intent 0 the most significant), so
+# that the ideal does not depend on the order of the columns (ndeval takes
+# the largest docno instead).
 
 
 def _check_alpha(alpha):
     return check_real(alpha, "alpha", low=0.0, high=1.0, high_inclusive=True)
 
 
-def _alpha_gains(y_true, y_score, k, alpha, discount, ignore_ties, threshold):
-    """Each intent's share (n_samples, n_intents), and whether the sample
-    has a relevant item for the intent."""
-    request = engine.Request(ALPHA_GAIN, k, (("discount", discount), ("p", alpha)))
-    return _per_intent(request, y_true, y_score, ignore_ties, threshold)
-
-
-def _distinct_vectors(rows, vectors):
-    """The distinct relevance vectors of each row with their numbers of
-    items: rows increasing, and in each row the vectors in decreasing
-    lexicographic order (intent 0 the most significant)."""
-    n_intents = vectors.shape[1]
-    if n_intents + int(rows[-1]).bit_length() <= 62:
-        # one integer code per (row, vector), intent 0 the code's top bit
-        bits = np.left_shift(1, np.arange(n_intents - 1, -1, -1, dtype=np.int64))
-        code = vectors.astype(np.int64) @ bits
-        key = (rows.astype(np.int64) << n_intents) | (((1 << n_intents) - 1) - code)
-        key, copies = np.unique(key, return_counts=True)
-        rows = key >> n_intents
-        code = ((1 << n_intents) - 1) - (key & ((1 << n_intents) - 1))
-        vectors = (code[:, None] & bits) != 0
-        return rows, vectors, copies
-    table = np.column_stack([rows, ~vectors]).astype(np.int64)
-    table, copies = np.unique(table, axis=0, return_counts=True)
-    return table[:, 0], table[:, 1:] == 0, copies
-
-
-def _greedy_ideal(y_true, threshold, weights, k, alpha, discount):
-    """The value of ndeval's greedy ideal ranking to depth ``k``, per row.
-
-    Each rank takes the item of largest gain ``sum_t w_t (1 - alpha)^c_t``
-    over its intents ``t`` (``c_t``: the items of intent ``t`` already
-    ranked), discounted by ``discount``'s rank discount (ndeval's
-    ``idealResult``; finding the best ranking is NP-hard). Items of equal
-    gain go in the order of their relevance vectors, the lexicographically
-    largest first (intent 0 the most significant), so that the ideal does
-    not depend on the order of the columns; ndeval takes the largest docno
-    instead.
-
-    Parameters
-    ----------
-    y_true : ndarray of shape (n_samples, n_items, n_intents)
-    threshold : float
-        An item is relevant to an intent when its grade exceeds this and 0.
-    weights : ndarray of shape (n_samples, n_intents)
-    k : int
-    alpha : float
-    discount : {"log", "reciprocal"}
-
-    Returns
-    -------
-    ideal : ndarray of shape (n_samples,)
-    """
-    n, _, n_intents = y_true.shape
-    out = np.zeros(n)
-    # the (item, intent) pairs of relevance, items in row-major order
-    pairs = np.flatnonzero(y_true > max(threshold, 0))
-    if pairs.size == 0:
-        return out
-    item, intent = np.divmod(pairs, n_intents)
-    first = np.concatenate(([True], item[1:] != item[:-1]))
-    which = np.cumsum(first) - 1
-    vectors = np.zeros((int(which[-1]) + 1, n_intents), dtype=bool)
-    vectors[which, intent] = True
-    rows = item[first] // y_true.shape[1]
-    rel_items = np.bincount(rows, minlength=n)
-    rows, vectors, copies = _distinct_vectors(rows, vectors)
-    counts = np.bincount(rows, minlength=n)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    slot = np.arange(rows.size) - starts[rows]
-    depth = int(min(k, rel_items.max()))
-    disc = _DISCOUNTS[discount](np.arange(1, depth + 1, dtype=np.float64))
-    keep = 1.0 - alpha
-    width = int(counts.max())
-    chunk = max(1, _GREEDY_CELLS // (width * n_intents))
-    for lo in range(0, n, chunk):
-        hi = min(n, lo + chunk)
-        a, b = np.searchsorted(rows, [lo, hi])
-        block = np.zeros((hi - lo, width, n_intents))
-        block[rows[a:b] - lo, slot[a:b]] = vectors[a:b]
-        left = np.zeros((hi - lo, width), dtype=np.int64)  # items of each vector
-        left[rows[a:b] - lo, slot[a:b]] = copies[a:b]
-        seen = np.zeros((hi - lo, n_intents))
-        w = weights[lo:hi]
-        at = np.arange(hi - lo)
-        for rank in range(depth):
-            gain = np.einsum("rmt,rt->rm", block, w * keep**seen)
-            gain[left == 0] = -1.0
-            best = gain.max(axis=1)
-            # the first (largest) vector of largest gain (up to rounding)
-            pick = np.argmax(
-                gain >= best[:, None] - 1e-12 * np.abs(best)[:, None], axis=1
-            )
-            live = best > 0
-            out[lo:hi] += np.where(live, best, 0.0) * disc[rank]
-            seen += block[at, pick] * live[:, None]
-            left[at, pick] -= live
-    return out
+def _alpha_gains(
+    y_true, y_score, k, alpha, discount, ignore_ties, threshold, w=None, ideal=True
+):
+    """Each intent's share (n_samples, n_intents), whether the sample has a
+    relevant item for the intent, and the greedy ideal's value with the
+    intent weights ``w`` (normalised over the sample's intents with a
+    relevant item; None: 1 each)."""
+    return _per_intent(
+        _kernel.INTENT_ALPHA,
+        y_true,
+        y_score,
+        k,
+        ignore_ties,
+        threshold,
+        p=alpha,
+        discount=discount,
+        weights=w,
+        ideal=ideal,
+    )
 
 
 def _finish_alpha(num, den, undefined, name, sample_weight, average, zero_division):
@@ -474,11 +403,10 @@ def alpha_ndcg_at_k(
     threshold = check_real(relevance_threshold, "relevance_threshold")
     alpha = _check_alpha(alpha)
     k = check_k(k, allow_none=False, metric="alpha_ndcg_at_k")
-    y_true, y_score, w = _check_intents(y_true, y_score, None)
-    gains, present = _alpha_gains(
+    y_true, y_score, _ = _check_intents(y_true, y_score, None)
+    gains, present, ideal = _alpha_gains(
         y_true, y_score, k, alpha, "log", ignore_ties, threshold
     )
-    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "log")
     return _finish_alpha(
         gains.sum(axis=1),
         ideal,
@@ -490,22 +418,24 @@ def alpha_ndcg_at_k(
     )
 
 
-def _err_ia(y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, name):
-    """Per sample: the weighted sum of the intents' ERR shares, the intent
-    weights (normalised over the intents with a relevant item), and the
-    samples with no such intent."""
+def _err_ia(
+    y_true, y_score, k, alpha, intent_weights, ignore_ties, threshold, name, ideal
+):
+    """Per sample: the weighted sum of the intents' ERR shares (the intent
+    weights normalised over the intents with a relevant item), the samples
+    with no such intent, and the same weighted sum of the greedy ideal."""
     threshold = check_real(threshold, "relevance_threshold")
     alpha = _check_alpha(alpha)
     k = check_k(k, allow_none=False, metric=name)
     y_true, y_score, w = _check_intents(y_true, y_score, intent_weights)
-    gains, present = _alpha_gains(
-        y_true, y_score, k, alpha, "reciprocal", ignore_ties, threshold
+    gains, present, ideal = _alpha_gains(
+        y_true, y_score, k, alpha, "reciprocal", ignore_ties, threshold, w, ideal
     )
     w = np.where(present, w, 0.0)
     total = w.sum(axis=1)
     undefined = total == 0
     w = w / np.where(undefined, 1.0, total)[:, None]
-    return (w * gains).sum(axis=1), w, undefined, y_true, k, alpha, threshold
+    return (w * gains).sum(axis=1), undefined, ideal, k, alpha
 
 
 @_doc
@@ -575,7 +505,7 @@ def err_ia_at_k(
     """
     average = check_option(average, "average", ("mean", None))
     zero_division = check_zero_division(zero_division)
-    err, _, undefined, _, k, alpha, _ = _err_ia(
+    err, undefined, _, k, alpha = _err_ia(
         y_true,
         y_score,
         k,
@@ -584,6 +514,7 @@ def err_ia_at_k(
         ignore_ties,
         relevance_threshold,
         "err_ia_at_k",
+        False,
     )
     ranks = np.arange(1, k + 1, dtype=np.float64)
     best = float(np.sum((1.0 - alpha) ** (ranks - 1.0) / ranks))
@@ -654,7 +585,7 @@ def nerr_ia_at_k(
     """
     average = check_option(average, "average", ("mean", None))
     zero_division = check_zero_division(zero_division)
-    err, w, undefined, y_true, k, alpha, threshold = _err_ia(
+    err, undefined, ideal, _, _ = _err_ia(
         y_true,
         y_score,
         k,
@@ -663,8 +594,8 @@ def nerr_ia_at_k(
         ignore_ties,
         relevance_threshold,
         "nerr_ia_at_k",
+        True,
     )
-    ideal = _greedy_ideal(y_true, threshold, w, k, alpha, "reciprocal")
     return _finish_alpha(
         err, ideal, undefined, "nerr_ia_at_k", sample_weight, average, zero_division
     )

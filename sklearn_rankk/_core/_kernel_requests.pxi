@@ -38,6 +38,10 @@ cdef extern from "request.hpp" namespace "rankk" nogil:
         SDCG
         YAAP
         ALPHA_GAIN
+        INTENT_PRECISION
+        INTENT_HIT
+        INTENT_ALPHA
+        ITEM_WEIGHTS
 
     cpdef enum FormulaReads:
         READS_ORDER

@@ -64,7 +64,10 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
     cdef int64_t n_rows
     cdef const int64_t* off = NULL
     if offsets is None:
-        if scores.ndim != 2 or y.shape != scores.shape:
+        # y of the intent-aware requests (INTENT_*): (n_rows, m, n_intents)
+        f = requests["formula"]
+        intents = requests["n_levels"][(f >= INTENT_PRECISION) & (f <= INTENT_ALPHA)][:1].tolist()
+        if scores.ndim != 2 or y.shape != scores.shape + tuple(intents):
             raise ValueError("scores and y must be 2-D of the same shape.")
         n_rows = scores.shape[0]
         if scores.shape[1] != m:

@@ -598,6 +598,15 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case ALPHA_GAIN:
             alpha_gain_value(r, view, sc, t, curve, c_end, o, members);
             break;
+        case INTENT_PRECISION:
+        case INTENT_HIT:
+        case INTENT_ALPHA:
+            is_empty = intent_values(r, view, sc, rel, s, tv, tj, listed, t, c_end, o);
+            break;
+        case ITEM_WEIGHTS:  // the pass's relevant items (weighted.hpp)
+            o[0] = (double)n_rel;
+            is_empty = false;
+            break;
         default:
             for (int64_t c = 0; c < width; ++c) o[c] = 0.0;
         }
@@ -735,10 +744,19 @@ void aligned_by_rel(int32_t rel_type, const S *scores, const void *y, const int6
 #undef RANKK_CASE
 }
 
+// Passes whose rows are read through another view (passes.hpp): the
+// intent-aware requests' y_true per intent, relevance through item weights.
+inline bool other_view_pass(int32_t score_type, int32_t rel_type, const void *scores,
+                            const void *y, const int64_t *offsets, int64_t m, int64_t n_rows,
+                            const Plan &plan, double *out, uint8_t *empty, uint8_t *flags);
+
 inline void evaluate_aligned_any(int32_t score_type, int32_t rel_type, const void *scores,
                                  const void *y, const int64_t *offsets, int64_t m,
                                  int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
                                  uint8_t *flags) {
+    if (other_view_pass(score_type, rel_type, scores, y, offsets, m, n_rows, plan, out, empty,
+                        flags))
+        return;
     if (score_type == SCORE_F32)
         aligned_by_rel<float>(rel_type, (const float *)scores, y, offsets, m, n_rows, plan, out,
                               empty, flags);

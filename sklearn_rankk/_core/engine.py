@@ -26,7 +26,15 @@ import numpy as np
 from . import _kernel
 from ._kernel import TIES_EXACT, TIES_LATER_FIRST
 from .inputs import group_by_qid, weighted_relevance
-from .ranking import compile_requests, evaluate, relevant_grades
+from .ranking import (
+    OTHER_VIEW_RELEVANCE,
+    compile_intent_request,
+    compile_requests,
+    evaluate,
+    evaluate_intents,
+    relevant_grades,
+    with_item_weights,
+)
 from .registry import AVERAGE_COUNTS, METRICS, PS_IDEAL, ROW_COUNT
 from .requests import (  # noqa: F401  (re-exported: the engine's requests)
     MIN_GEO_MEAN,
@@ -48,6 +56,7 @@ from .validation import (
     check_inputs,
     check_item_weights,
     check_max_grade,
+    check_numeric_dtype,
     check_option,
     check_real,
     check_sample_weight,
@@ -250,6 +259,47 @@ def row_values(
     return Rows(rows_values, undefined, data.sample_weight, n_items, ideal)
 
 
+def intent_values(
+    formula,
+    y_true,
+    y_score,
+    k,
+    *,
+    ignore_ties=False,
+    relevance_threshold=0,
+    p=0.5,
+    discount="log",
+    weights=None,
+    ideal=True,
+):
+    """Per-row values of one intent-aware request (``_kernel.INTENT_*``) on
+    ``y_true`` of shape (n_samples, n_items, n_intents), every intent from one
+    pass of the kernel (one selection per row).
+
+    Returns
+    -------
+    values : ndarray of shape (n_samples, n_intents)
+        Each intent's value.
+    present : ndarray of bool of shape (n_samples, n_intents)
+        Whether the sample has an item relevant to the intent.
+    ideal : ndarray of shape (n_samples,) or None
+        INTENT_ALPHA's greedy ideal (``weights``: its intent weights, None:
+        1 each); 0 where ``ideal`` is False.
+    """
+    check_numeric_dtype(y_true, "y_true")
+    n_intents = y_true.shape[2]
+    compiled = compile_intent_request(
+        formula, k, n_intents, p=p, discount=discount, weights=weights, ideal=ideal
+    )
+    ties = TIES_LATER_FIRST if check_bool(ignore_ties, "ignore_ties") else TIES_EXACT
+    out, flags = evaluate_intents(
+        compiled, y_true, y_score, ties=ties, threshold=relevance_threshold
+    )
+    _raise_for_flags(flags)
+    ideal = out[:, 2 * n_intents] if formula == _kernel.INTENT_ALPHA else None
+    return out[:, :n_intents], out[:, n_intents : 2 * n_intents] > 0, ideal
+
+
 class _UnitWeights:
     """The weights of a propensity-scored request with ``propensity=None``."""
 
@@ -290,21 +340,37 @@ def _propensity_pass(
     group, members, data, threshold, weights, ignore_ties, values_of, empty_of, ideal_of
 ):
     """One kernel pass of propensity-scored requests: each is its DCG-family
-    formula on the gains ``y_l w_l`` (:func:`weighted_relevance`), with the
-    ideal DCG and |R| of each row, whence the weight of the row in the
-    metric's mean (``Rows.ideal``)."""
+    formula on the gains ``y_l w_l``, with the ideal DCG and |R| of each row,
+    whence the weight of the row in the metric's mean (``Rows.ideal``). A
+    dense ``y_true`` is read as it is, the kernel weighing its relevant items
+    as it reads them (an ITEM_WEIGHTS request); CSR and flat inputs go
+    through :func:`weighted_relevance`."""
     unit = isinstance(weights, _UnitWeights)
-    weighted = weighted_relevance(data, threshold, None if unit else weights.values)
     n_items = data.shape[1]
     kernel_requests = []
     for request in group:
         kernel_requests += [request, _ideal_request(request)]
     compiled = compile_requests(kernel_requests, n_items)
     ties = TIES_LATER_FIRST if ignore_ties else TIES_EXACT
-    values, empty, flags = evaluate(compiled, weighted, ties=ties, threshold=0.0)
+    # A dense y_true of a dtype the kernel weighs as it reads, float64 scores.
+    dense = (
+        data.offsets is None
+        and isinstance(data.y_true, np.ndarray)
+        and (data.y_true.dtype in OTHER_VIEW_RELEVANCE or data.y_true.dtype == bool)
+        and getattr(data.y_score, "dtype", None) == np.float64
+    )
+    if dense:
+        compiled = with_item_weights(compiled, weights.values, threshold)
+        values, empty, flags = evaluate(compiled, data, ties=ties, threshold=0.0)
+        n_relevant = values[:, compiled.columns[-1].start]
+    else:
+        weighted = weighted_relevance(data, threshold, None if unit else weights.values)
+        values, empty, flags = evaluate(compiled, weighted, ties=ties, threshold=0.0)
+        n_relevant = None
     _raise_for_flags(flags)
-    n_relevant = None
-    if any(r.metric.ideal_weight == "binary_ideal_dcg" for r in group):
+    if n_relevant is None and any(
+        r.metric.ideal_weight == "binary_ideal_dcg" for r in group
+    ):
         n_relevant = _relevant_per_row(weighted)
     for j, (i, request) in enumerate(zip(members, group)):
         mine, best = compiled.columns[2 * j], compiled.columns[1 + 2 * j]

@@ -25,6 +25,7 @@
 #define SKLEARN_RANKK_KERNEL_HPP
 
 #include "driver.hpp"
+#include "passes.hpp"
 
 /* The pieces, each included by those that use it:
  *   request.hpp          formula codes, what each formula reads, Request, Plan
@@ -39,10 +40,15 @@
  *   formulas_iprec.hpp   interpolated precision, 11-point average
  *   formulas_gain.hpp    rbp, Rndcg, binG, ndcg_rel, G, utility
  *   formulas_err.hpp     expected reciprocal rank
+ *   formulas_diversity.hpp  the intent-aware measures, every intent from one
+ *                        selection (the Intents row view), greedy ideal
  *   relevant_ranks.hpp   whole-ranking AP, bpref, infAP, interpolated
  *                        precision, binG from the relevant items' ranks
  *                        (no sorted row)
  *   driver.hpp           process_row, all rows, type dispatch
+ *   weighted.hpp         relevance seen through item weights (propensity)
+ *   passes.hpp           passes whose rows are read through another view:
+ *                        y_true per intent (n_rows, m, n_intents), weighted
  */
 
 #endif

@@ -278,3 +278,109 @@ def evaluate(compiled, data, *, ties, threshold):
         v, e, f = block(rows, _scores_block(y_score[rows]), relevance)
         values[rows], empty[rows], flags[rows] = v, e.view(bool), f
     return values, empty, flags
+
+
+#: The relevance dtypes the kernel reads per intent or through item weights
+#: (passes.hpp), with float64 scores; other dtypes are converted, or (item
+#: weights) take the CSR path.
+OTHER_VIEW_RELEVANCE = tuple(
+    np.dtype(t) for t in (np.uint8, np.int8, np.int64, np.float64)
+)
+
+
+def with_item_weights(compiled, weights, threshold):
+    """``compiled`` with an ITEM_WEIGHTS request appended (its column last):
+    the kernel then reads each item relevant at ``threshold`` with its
+    column's weight (``weights``, float64, one > 0 per column) as grade, at
+    threshold 0 for every request (weighted.hpp), and the last column holds
+    each row's relevant items."""
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    array = np.zeros(compiled.array.size + 1, dtype=_kernel.REQUEST_DTYPE)
+    array[:-1] = compiled.array
+    row = array[-1]
+    row["formula"], row["k"], row["col"] = _kernel.ITEM_WEIGHTS, 1, compiled.n_cols
+    row["level"], row["levels"], row["n_levels"] = (
+        threshold,
+        weights.ctypes.data,
+        weights.size,
+    )
+    n_cols = compiled.n_cols + 1
+    columns = [*compiled.columns, slice(compiled.n_cols, n_cols)]
+    return Compiled(array, n_cols, columns, (*compiled.held, weights))
+
+
+# --------------------------------------------------------------------------
+# Intent-aware requests: y_true of shape (n_rows, n_items, n_intents)
+# --------------------------------------------------------------------------
+
+
+def compile_intent_request(
+    formula, k, n_intents, *, p=0.5, discount="log", weights=None, ideal=True
+):
+    """One intent-aware request (formula ``_kernel.INTENT_*``) as a kernel
+    array: its ``n_levels`` the number of intents, ``p`` alpha, ``discount``
+    ``"log"`` or ``"reciprocal"`` (INTENT_ALPHA's), ``weights`` the
+    (n_rows, n_intents) weights of INTENT_ALPHA's greedy ideal (None: 1
+    each), ``ideal`` whether INTENT_ALPHA computes it. Its columns: one
+    value per intent, then one presence flag per intent, then (INTENT_ALPHA)
+    the ideal (0 without ``ideal``)."""
+    array = np.zeros(1, dtype=_kernel.REQUEST_DTYPE)
+    row = array[0]
+    row["formula"], row["k"], row["col"] = formula, k, 0
+    row["p"], row["n_levels"], row["level"] = p, n_intents, float(ideal)
+    held = []
+    disc = _discount_table(discount, 2, p, max(k, 1))
+    if disc is not None:
+        held.append(disc)
+        row["disc"], row["n_disc"] = disc.ctypes.data, disc.size
+    if weights is not None:
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        held.append(weights)
+        row["levels"] = weights.ctypes.data
+    n_cols = 2 * n_intents + (formula == _kernel.INTENT_ALPHA)
+    return Compiled(array, n_cols, [slice(0, n_cols)], tuple(held))
+
+
+def evaluate_intents(compiled, y_true, y_score, *, ties, threshold):
+    """An intent-aware request on every row, in one pass of the kernel.
+
+    Parameters
+    ----------
+    compiled : Compiled
+        From :func:`compile_intent_request`.
+    y_true : ndarray of shape (n_rows, n_items, n_intents)
+    y_score : validated 2-D scores (any form :func:`evaluate` takes)
+    ties : int
+    threshold : float
+
+    Returns
+    -------
+    values : ndarray of shape (n_rows, n_cols)
+    flags : ndarray of uint8 of shape (n_rows,)
+    """
+    if not (isinstance(y_score, np.ndarray) or sp.issparse(y_score)):
+        # row-sliceable (a memmap, the random baseline's constants): read
+        # whole, as the 3-D y_true already is
+        y_score = y_score[0 : y_score.shape[0]]
+    scores = _scores_block(y_score)
+    if scores.dtype != np.float64:
+        scores = scores.astype(np.float64)  # float32 exactly
+    if y_true.dtype == np.bool_:
+        y_true = y_true.view(np.uint8)
+    elif y_true.dtype not in OTHER_VIEW_RELEVANCE:
+        # exactly, but for integers beyond 2**53
+        exact = y_true.dtype.kind in "iu" and y_true.dtype.itemsize < 8
+        y_true = y_true.astype(np.int64 if exact else np.float64)
+    y_true = np.ascontiguousarray(y_true)
+    values, _, flags = _kernel.evaluate_aligned(
+        scores,
+        y_true,
+        None,
+        scores.shape[1],
+        compiled.array,
+        compiled.n_cols,
+        ties,
+        threshold,
+        _threads_for(scores.size),
+    )
+    return values, flags

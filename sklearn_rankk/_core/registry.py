@@ -2116,7 +2116,7 @@ IR_MEASURE_NAMES = {
 # Intent-aware measures: y_true of shape (n_samples, n_items, n_intents)
 # --------------------------------------------------------------------------
 #
-# Computed by the functions of ``_diversity`` (one kernel pass per intent),
+# Computed by the functions of ``_diversity`` (one kernel pass over every intent),
 # not by one kernel formula, and read from a 3-D ``y_true``: they are not in
 # METRICS (whose every entry takes a 2-D one), but they have scorer names
 # (``"alpha_ndcg@10"``), report rows and accumulators, as the rest.

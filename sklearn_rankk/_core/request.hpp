@@ -50,6 +50,17 @@ enum Formula : int32_t {
     COUNT_ROW = 82,          // a per-row count (RowCount in Request.level)
     // Intent-aware diversity, one intent per pass (formulas_diversity.hpp)
     ALPHA_GAIN = 105,  // alpha = Request.p; discount: log2, or Request.disc
+    // Intent-aware measures, every intent in one pass over y_true of shape
+    // (n_rows, m, n_levels) (formulas_diversity.hpp): per intent t, its value
+    // in column t and whether the row has an item relevant to it in column
+    // n_levels + t; INTENT_ALPHA adds the greedy ideal in column 2 n_levels.
+    INTENT_PRECISION = 110,  // precision@k of each intent
+    INTENT_HIT = 111,        // hit@k of each intent
+    INTENT_ALPHA = 112,      // ALPHA_GAIN of each intent; the ideal if Request.level
+    // Relevance seen through item weights, for the whole pass (weighted.hpp):
+    // Request.levels, one weight per column; Request.level, the relevance
+    // threshold; its value, the row's relevant items.
+    ITEM_WEIGHTS = 113,
 };
 
 /* What each formula reads: the one table the driver and _kernel.pyx consult.
@@ -88,6 +99,9 @@ constexpr uint32_t formula_reads(int32_t formula) {
     case SDCG:
     case YAAP:
     case ALPHA_GAIN:
+    case INTENT_PRECISION:
+    case INTENT_HIT:
+    case INTENT_ALPHA:
         return READS_ORDER;
     case IDEAL_DCG:
         return READS_IDEAL;
@@ -147,6 +161,9 @@ struct Request {
     // trec_eval Rprec_mult, 1 for R-precision itself); IPREC's recall level.
     double level;
     const double *levels;  // ELEVEN_PT: its recall levels
+    // (INTENT_*: n_levels is the number of intents, y_true's last dimension;
+    // INTENT_ALPHA's levels, the (n_rows, n_levels) weights of its greedy
+    // ideal, normalised over the row's intents; nullptr: 1 each, as they are)
     int64_t n_levels;
     double p;     // RBP: persistence
     double u_tp, u_fp, u_fn, u_tn;  // UTILITY: coefficients
