@@ -65,10 +65,12 @@ inline void auc_items(const S *s, int64_t m, const Sparse &rel, F &&fn) {
 }
 
 // fn(column, score, grade) for the items of the row that carry their grade:
-// every item of an Aligned row, a CSR row's stored items; auc_implicit: how
-// many items it skips (a CSR row's unstored items, of grade 0).
-template <class S, class R, class F>
-inline void auc_stored(const S *s, int64_t m, const Aligned<R> &rel, F &&fn) {
+// every item of a dense row view (Aligned, and the Intents and Weighted
+// views of other headers, through their auc_items), a CSR row's stored
+// items; auc_implicit: how many items it skips (a CSR row's unstored items,
+// of grade 0).
+template <class S, class Rel, class F>
+inline void auc_stored(const S *s, int64_t m, const Rel &rel, F &&fn) {
     auc_items(s, m, rel, fn);
 }
 template <class S, class F>
@@ -76,8 +78,8 @@ inline void auc_stored(const S *s, int64_t, const Sparse &rel, F &&fn) {
     for (int64_t p = rel.a; p < rel.b; ++p)
         fn(rel.indices[p], (double)s[rel.indices[p]], rel.data[p]);
 }
-template <class R>
-inline int64_t auc_implicit(int64_t, const Aligned<R> &) {
+template <class Rel>
+inline int64_t auc_implicit(int64_t, const Rel &) {
     return 0;
 }
 inline int64_t auc_implicit(int64_t m, const Sparse &rel) { return m - (rel.b - rel.a); }
