@@ -63,6 +63,14 @@ inline void auc_items(const S *s, int64_t m, const Sparse &rel, F &&fn) {
         fn(j, (double)s[j], y);
     }
 }
+// Any other dense row view (the Intents and Weighted views of
+// formulas_diversity.hpp and weighted.hpp) reads its grades through
+// grade(j). No AUC request reads such a view today; these keep process_row
+// whole for every row view.
+template <class S, class Rel, class F>
+inline void auc_items(const S *s, int64_t m, const Rel &rel, F &&fn) {
+    for (int64_t j = 0; j < m; ++j) fn(j, (double)s[j], rel.grade(j));
+}
 
 // fn(column, score, grade) for the items of the row that carry their grade:
 // every item of a dense row view (Aligned, and the Intents and Weighted
@@ -112,6 +120,18 @@ bool auc_classes(const S *s, int64_t, const Sparse &rel, double t, std::vector<A
         else if (y < 0.0) unj.push_back({v, rel.indices[p]});
     }
     return false;  // the scores are checked for NaN where they are read whole
+}
+template <class S, class Rel>
+bool auc_classes(const S *s, int64_t m, const Rel &rel, double t, std::vector<AucKey> &pos,
+                 std::vector<AucKey> &unj) {
+    bool nan = false;
+    for (int64_t j = 0; j < m; ++j) {
+        const double y = rel.grade(j), v = (double)s[j];
+        nan = nan || v != v;
+        if (y > t) pos.push_back({v, j});
+        else if (y < 0.0) unj.push_back({v, j});
+    }
+    return nan;
 }
 
 
@@ -596,6 +616,14 @@ inline void auc_class_counts(int64_t m, const Sparse &rel, double t, int64_t &n_
     const int64_t rest = m - (rel.b - rel.a);  // not stored: grade 0, judged
     if (0.0 > t) n_pos += rest;
     else n_neg += rest;
+}
+template <class Rel>
+void auc_class_counts(int64_t m, const Rel &rel, double t, int64_t &n_pos, int64_t &n_neg) {
+    for (int64_t j = 0; j < m; ++j) {
+        const double y = rel.grade(j);
+        n_pos += y > t;
+        n_neg += y <= t && y >= 0.0;
+    }
 }
 
 /* The per-row counts that the weighted averages read (COUNT_ROW). */

@@ -112,34 +112,6 @@ inline const Request *item_weights_of(const Plan &plan) {
     return nullptr;
 }
 
-/* The row readers of formulas_auc.hpp, for a Weighted row (no AUC reads
- * one; these keep process_row whole for every row view). */
-template <class S, class R, class F>
-inline void auc_items(const S *s, int64_t m, const Weighted<R> &rel, F &&fn) {
-    for (int64_t j = 0; j < m; ++j) fn(j, (double)s[j], rel.grade(j));
-}
-template <class S, class R>
-bool auc_classes(const S *s, int64_t m, const Weighted<R> &rel, double t,
-                 std::vector<AucKey> &pos, std::vector<AucKey> &unj) {
-    bool nan = false;
-    for (int64_t j = 0; j < m; ++j) {
-        const double y = rel.grade(j), v = (double)s[j];
-        nan = nan || v != v;
-        if (y > t) pos.push_back({v, j});
-        else if (y < 0.0) unj.push_back({v, j});
-    }
-    return nan;
-}
-template <class R>
-void auc_class_counts(int64_t m, const Weighted<R> &rel, double t, int64_t &n_pos,
-                      int64_t &n_neg) {
-    for (int64_t j = 0; j < m; ++j) {
-        const double y = rel.grade(j);
-        n_pos += y > t;
-        n_neg += y <= t && y >= 0.0;
-    }
-}
-
 }  // namespace rankk
 
 #endif
