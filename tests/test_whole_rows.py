@@ -29,6 +29,7 @@ WHOLE = [
     "normalized_gain",
     "map",
     "ndcg",
+    "dcg",
     "mrr",
     "err",
     "rbp",
@@ -99,6 +100,38 @@ def test_whole_row_matches_oracle(metric, ignore_ties, seed):
         )
         want = fill_undefined([expected[i]], 0.0, y_true[i : i + 1], metric=metric)[0]
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"row {i}")
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("metric", ["dcg", "ndcg"])
+@pytest.mark.parametrize(
+    "params",
+    [{"gain": "exponential"}, {"log_base": 10}, {"gain": "exponential", "log_base": 3}],
+)
+def test_whole_row_dcg_options_match_oracle(metric, params, ignore_ties):
+    """DCG and nDCG over the whole ranking read the relevant items' ranks
+    only (no sorted row): exponential gains and other log bases too."""
+    y_true, y_score = long_rows(2)
+    expected = oracle(
+        metric,
+        y_true,
+        y_score,
+        ignore_ties=ignore_ties,
+        threshold=0,
+        k=None,
+        params=params,
+    )
+    got = FUNCS[metric](
+        y_true,
+        y_score,
+        k=None,
+        average=None,
+        ignore_ties=ignore_ties,
+        **({"zero_division": 0.0} if metric == "ndcg" else {}),
+        **params,
+    )
+    want = fill_undefined(expected, 0.0, y_true, metric=metric)
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -81,8 +81,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             ++n_rr;
         }
     if (n_rr > 0)
-        answer_from_relevant_ranks(s, m, rel, plan, by_rr.data(), n_rel, n_nonrel, sc, out, empty,
-                                   flags);
+        n_rr = answer_from_relevant_ranks(s, m, rel, plan, by_rr.data(), n_rel, n_nonrel, sc, out,
+                                          empty, flags);
     if (n_rr == n_req) return;
     // How deep this row is ranked, and how deep its ideal ranking is read.
     // Set cut-offs (a sum over the first c ranks: precision, recall, F,

@@ -54,6 +54,9 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     case AVERAGE_PRECISION:
     case YAAP:
         return whole;
+    case DCG:
+    case NDCG:  // linear or exponential gains, log discounts (no map, no table)
+        return whole && r.n_gain == 0 && !r.disc;
     case BPREF:
     case INFERRED_AP:
     case IPREC:
@@ -70,32 +73,67 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
  * into rr (see RelRanks); returns the view (K = K_eff = ranks covered). */
 template <class S, bool LATER, class Rel>
 RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool judged,
-                           int64_t n_rel, RelRanks &rr, uint8_t &flags) {
-    // The keys: the relevant retrieved items in rank order.
+                           int64_t n_rel, RelRanks &rr, uint8_t &flags, bool gains = false,
+                           bool exponential = false) {
+    // The keys: the relevant retrieved items in rank order; with `gains`,
+    // each key's sums of linear (and exponential) gains too, added in rank
+    // order as the sorted path adds its tie group's (add_gain: a relevant
+    // item's gain is its grade when positive).
     auto &items = rr.items;
     items.clear();
+    auto &ig = rr.item_g, &ix = rr.item_x;
+    ig.clear();
+    ix.clear();
     rel.each_stored([&](int64_t j, double y) {
         const double x = (double)s[j];
-        if (y > t && x > -INFINITY) items.push_back({x, j});
+        if (y > t && x > -INFINITY) {
+            items.push_back({x, j});
+            if (gains) {
+                ig.push_back(y > 0.0 ? gain_lin(y, 0) : 0.0);
+                ix.push_back(exponential && y > 0.0 ? gain_exp(y, 0) : 0.0);
+            }
+        }
     });
-    std::sort(items.begin(), items.end(), [](const auto &p, const auto &q) {
-        return p.first > q.first || (p.first == q.first && (LATER ? p.second > q.second
-                                                                  : p.second < q.second));
-    });
+    auto better = [](const auto &p, const auto &q) {
+        return p.first > q.first ||
+               (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
+    };
+    auto &order = rr.order;
+    if (!gains) {
+        std::sort(items.begin(), items.end(), better);
+    } else {  // the gains follow their items
+        order.resize(items.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = (int64_t)i;
+        std::sort(order.begin(), order.end(),
+                  [&](int64_t a, int64_t b) { return better(items[a], items[b]); });
+    }
     auto &key = rr.key;
     auto &kcol = rr.kcol;
     auto &kr = rr.kr;
+    auto &kg = rr.kg, &kx = rr.kx;
     key.clear();
     kcol.clear();
     kr.clear();
-    for (const auto &p : items) {
+    kg.clear();
+    kx.clear();
+    for (size_t i = 0; i < items.size(); ++i) {
+        const size_t at = gains ? (size_t)order[i] : i;
+        const auto &p = items[at];
         if (!LATER && !key.empty() && key.back() == p.first) {
             kr.back() += 1.0;
+            if (gains) {
+                kg.back() += ig[at];
+                kx.back() += ix[at];
+            }
             continue;
         }
         key.push_back(p.first);
         kcol.push_back(p.second);
         kr.push_back(1.0);
+        if (gains) {
+            kg.push_back(0.0 + ig[at]);
+            kx.push_back(0.0 + ix[at]);
+        }
     }
     const int64_t D = (int64_t)key.size();
     key.push_back(-INFINITY);
@@ -133,6 +171,9 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     for (int64_t k = 0; k < 2 * D; ++k) covered += n[k];
     for (auto *v : {&rr.ng, &rr.rg, &rr.w_np, &rr.w_pool})
         if ((int64_t)v->size() < covered) v->resize(covered);
+    if (gains)
+        for (auto *v : {&rr.gg, &rr.gx})
+            if ((int64_t)v->size() < covered) v->resize(covered);
     auto &bounds = rr.bounds;
     bounds.clear();
     int64_t a = 0;
@@ -141,6 +182,10 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
         bounds.push_back(a);
         rr.ng[a] = (double)n[k];
         rr.rg[a] = (k & 1) ? kr[k >> 1] : 0.0;
+        if (gains) {
+            rr.gg[a] = (k & 1) ? kg[k >> 1] : 0.0;
+            rr.gx[a] = (k & 1) ? kx[k >> 1] : 0.0;
+        }
         rr.w_np[a] = wn[k];
         rr.w_pool[a] = wp[k];
         a += n[k];
@@ -153,17 +198,30 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
 }
 
 /* Every request q with answer[q] set (reads_relevant_ranks, whole ranking):
- * its value into out and its empty flag, from the relevant items' ranks. */
+ * its value into out and its empty flag, from the relevant items' ranks. A
+ * DCG or nDCG that overflows float64 (huge grades) is left to the sorted
+ * path, which scales it: its answer[q] is cleared. Returns the requests
+ * answered. */
 template <class S, class Rel>
-void answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Plan &plan,
-                                const uint8_t *answer, int64_t n_rel, int64_t n_nonrel,
-                                Scratch &sc, double *out, uint8_t *empty, uint8_t &flags) {
+int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Plan &plan,
+                                   uint8_t *answer, int64_t n_rel, int64_t n_nonrel,
+                                   Scratch &sc, double *out, uint8_t *empty, uint8_t &flags) {
     const double t = plan.threshold;
     const bool judged = plan.want_judged != 0;
+    bool gains = false, exponential = false;
+    for (int32_t q = 0; q < plan.n_req; ++q) {
+        const Request &r = plan.req[q];
+        if (answer[q] && (r.formula == DCG || r.formula == NDCG)) {
+            gains = true;
+            exponential = exponential || r.exponential;
+        }
+    }
     RelRanks &rr = sc.rel_ranks;
     const RowView v = plan.ties == TIES_EXACT
-                          ? relevant_rank_view<S, false>(s, m, rel, t, judged, n_rel, rr, flags)
-                          : relevant_rank_view<S, true>(s, m, rel, t, judged, n_rel, rr, flags);
+                          ? relevant_rank_view<S, false>(s, m, rel, t, judged, n_rel, rr, flags,
+                                                         gains, exponential)
+                          : relevant_rank_view<S, true>(s, m, rel, t, judged, n_rel, rr, flags,
+                                                        gains, exponential);
     // Interpolated precision: every recall point asked, in one pass.
     std::vector<int64_t> &cs = sc.iprec.cs;
     std::vector<double> &values = sc.iprec.values;
@@ -192,11 +250,52 @@ void answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Pla
         const int64_t c = recall_point(level, n_rel);
         return values[std::lower_bound(cs.begin(), cs.end(), c) - cs.begin()];
     };
+    // The ideal ranking's grades (nDCG), decreasing, once for the row.
+    std::vector<double> &ideal = sc.work_g;
+    bool have_ideal = false;
+    int32_t answered = 0;
     for (int32_t q = 0; q < plan.n_req; ++q) {
         if (!answer[q]) continue;
+        ++answered;
         const Request &r = plan.req[q];
         double *o = out + r.col;
         switch (r.formula) {
+        case DCG:
+        case NDCG: {
+            /* The sorted path's sum over ranks, over the groups with a
+             * relevant item (elsewhere every expected gain is 0): the same
+             * terms, each group's gain sum over its size times each of its
+             * ranks' discount, in the same order; likewise the ideal DCG. */
+            const bool expo = r.exponential != 0;
+            const double *gsum = expo ? rr.gx.data() : rr.gg.data();
+            const double *disc = discounts(sc, r.log_base, std::max(v.K_eff, n_rel));
+            double dcg = 0.0;
+            v.groups.each(v.K_eff, [&](int64_t a, int64_t b) {
+                if (!(v.rg[a] > 0.0)) return;
+                const double egv = gsum[a] / v.ng[a];
+                for (int64_t c = a; c < b; ++c) dcg += egv * disc[c];
+            });
+            double idcg = 0.0;
+            if (r.formula == NDCG) {
+                if (!have_ideal) {
+                    rel.ideal(ideal, n_rel, n_rel);
+                    have_ideal = true;
+                }
+                for (size_t c = 0; c < ideal.size() && ideal[c] > 0.0; ++c)
+                    idcg += (expo ? gain_exp(ideal[c], 0) : ideal[c]) * disc[c];
+                if (plan.any_exponential && !ideal.empty() && ideal[0] >= 1024.0)
+                    flags |= FLAG_EXP_OVERFLOW;  // as the sorted path flags it
+            }
+            if (!(std::isfinite(dcg) && std::isfinite(idcg))) {  // the sorted path scales it
+                answer[q] = 0;
+                --answered;
+                continue;
+            }
+            o[0] = r.formula == DCG ? dcg : (idcg > 0.0 ? dcg / idcg : 0.0);
+            // Undefined when the ideal DCG is 0 (no relevant item of positive gain).
+            empty[q] = r.formula == NDCG ? !(idcg > 0.0) : n_rel == 0;
+            continue;
+        }
         case AVERAGE_PRECISION: {
             // The driver's sum over ranks, over the groups with a relevant
             // item (elsewhere every term is 0).
@@ -246,6 +345,7 @@ void answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Pla
         }
         empty[q] = n_rel == 0 ? 1 : 0;
     }
+    return answered;
 }
 
 }  // namespace rankk

@@ -66,9 +66,11 @@ struct GWork {
  * them (indexed by first rank). */
 struct RelRanks {
     std::vector<std::pair<double, int64_t>> items;
-    std::vector<double> key, kr;
+    std::vector<double> item_g, item_x;  // each item's gains, in the order found
+    std::vector<int64_t> order;          // the items in rank order
+    std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
     std::vector<int64_t> kcol, n, bounds;
-    std::vector<double> wn, wp, ng, rg, w_np, w_pool;
+    std::vector<double> wn, wp, ng, rg, gg, gx, w_np, w_pool;
     KeyBuckets buckets;  // where an item falls among the keys
 };
 
