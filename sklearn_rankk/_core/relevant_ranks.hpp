@@ -57,6 +57,8 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     case DCG:
     case NDCG:  // linear or exponential gains, log discounts (no map, no table)
         return whole && r.n_gain == 0 && !r.disc;
+    case RECIPROCAL_RANK:
+        return whole;
     case BPREF:
     case INFERRED_AP:
     case IPREC:
@@ -295,6 +297,26 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
             // Undefined when the ideal DCG is 0 (no relevant item of positive gain).
             empty[q] = r.formula == NDCG ? !(idcg > 0.0) : n_rel == 0;
             continue;
+        }
+        case RECIPROCAL_RANK: {
+            /* The sorted path's sum over ranks, over the groups with a
+             * relevant item: elsewhere the hazard is 0 (a term of 0, a
+             * survival times 1), and none is read past the first such group
+             * (its last rank's hazard is 1). The same terms in the same
+             * order. */
+            double survive = 1.0, rr_value = 0.0;
+            v.groups.each(v.K_eff, [&](int64_t a, int64_t b) {
+                const double r_g = v.rg[a], n_g = v.ng[a];
+                if (!(r_g > 0.0) || survive == 0.0) return;
+                for (int64_t c = a; c < b; ++c) {
+                    double hv = r_g / (n_g - (double)(c - a));
+                    hv = hv > 1.0 ? 1.0 : (hv < 0.0 ? 0.0 : hv);
+                    rr_value += survive * hv / (double)(c + 1);
+                    survive *= 1.0 - hv;
+                }
+            });
+            o[0] = rr_value;
+            break;
         }
         case AVERAGE_PRECISION: {
             // The driver's sum over ranks, over the groups with a relevant
