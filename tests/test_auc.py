@@ -48,6 +48,18 @@ def _sklearn_rows(y_true, y_score, threshold=0, **kwargs):
     return np.array(out)
 
 
+def _later_first(y_score):
+    """Distinct scores in ignore_ties' order: by score, then the later column
+    first (each finite score replaced by its place in that order); -inf
+    items still tie."""
+    m = y_score.shape[1]
+    out = np.empty(y_score.shape)
+    for i, s in enumerate(y_score):
+        order = np.lexsort((np.arange(m), s))  # ascending; ties: later higher
+        out[i, order] = np.arange(m)
+    return np.where(np.isneginf(y_score), -np.inf, out)
+
+
 @pytest.mark.parametrize("levels", [None, 2, 4])
 @pytest.mark.parametrize("unjudged", [False, True])
 def test_auc_equals_roc_auc_score_row_by_row(levels, unjudged):
@@ -63,20 +75,23 @@ def test_auc_equals_roc_auc_score_row_by_row(levels, unjudged):
 @pytest.mark.parametrize("rate", [0.02, 0.3, 0.7, 0.98])
 @pytest.mark.parametrize("ignore_ties", [False, True])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_auc_on_long_rows_every_counting_path(rate, ignore_ties, dtype):
-    # Few and many relevant items (each counting path of the kernel), ties,
-    # unjudged items and -inf, dense and CSR relevance: scikit-learn on the
-    # judged items, ties broken beforehand as ignore_ties does.
-    rng = np.random.default_rng(int(rate * 100))
-    n, m = 12, 300
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("m", [300, 9000])
+def test_auc_on_long_rows_every_counting_path(rate, ignore_ties, dtype, tied, m):
+    # Few and many relevant items (each counting path of the kernel: a scan
+    # per relevant score, the table of cells, dense rows mostly grade 0 read
+    # as CSR rows), ties or none, unjudged items and -inf, short rows and
+    # rows past the scans' length, dense and CSR relevance: scikit-learn on
+    # the judged items, ties broken beforehand as ignore_ties does.
+    rng = np.random.default_rng(int(rate * 100) + m)
+    n = 12 if m < 1000 else 3
     y_true = (rng.random((n, m)) < rate).astype(np.int64)
     y_true[rng.random((n, m)) < 0.05] = -1
-    y_score = np.floor(rng.random((n, m)) * 40).astype(dtype)
+    y_score = rng.random((n, m)).astype(dtype)
+    if tied:
+        y_score = np.floor(y_score * 40)
     y_score[rng.random((n, m)) < 0.05] = -np.inf
-    reference = y_score.astype(np.float64)
-    if ignore_ties:  # the later column first; -inf items still tie
-        finite = np.isfinite(reference)
-        reference = np.where(finite, reference + np.arange(m) / (10.0 * m), reference)
+    reference = _later_first(y_score) if ignore_ties else y_score.astype(np.float64)
     want = _sklearn_rows(y_true, reference)
     for relevance in (y_true, sp.csr_matrix(np.maximum(y_true, 0))):
         if sp.issparse(relevance):
@@ -348,23 +363,26 @@ def test_dask_inputs_and_weighted_averages():
         assert got == pytest.approx(want, rel=1e-13)
 
 
-@pytest.mark.parametrize("rate", [0.05, 0.5])
+@pytest.mark.parametrize("rate", [0.02, 0.05, 0.5])
 @pytest.mark.parametrize("ignore_ties", [False, True])
-def test_pairwise_accuracy_on_long_rows(rate, ignore_ties):
-    # Few and many items outside the largest grade (each counting path),
-    # ties, unjudged items and -inf, against the loop over pairs (scores made
-    # distinct in the later-column-first order for ignore_ties; -inf tied).
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pairwise_accuracy_on_long_rows(rate, ignore_ties, tied, dtype):
+    # Few and many items outside the largest grade (each counting path: a
+    # scan per key score, the table of cells, dense rows mostly grade 0 read
+    # as CSR rows), ties or none, unjudged items and -inf, against the loop
+    # over pairs (scores made distinct in the later-column-first order for
+    # ignore_ties; -inf tied).
     rng = np.random.default_rng(int(rate * 100) + 7)
     n, m = 6, 150
     graded = rng.integers(1, 4, size=(n, m))
     y_true = np.where(rng.random((n, m)) < rate, graded, 0)
     y_true[rng.random((n, m)) < 0.05] = -1
-    y_score = np.floor(rng.random((n, m)) * 20)
+    y_score = rng.random((n, m)).astype(dtype)
+    if tied:
+        y_score = np.floor(y_score * 20)
     y_score[rng.random((n, m)) < 0.05] = -np.inf
-    reference = y_score.copy()
-    if ignore_ties:
-        finite = np.isfinite(reference)
-        reference = np.where(finite, reference + np.arange(m) / (10.0 * m), reference)
+    reference = _later_first(y_score) if ignore_ties else y_score.astype(np.float64)
     got = pairwise_accuracy_score(
         y_true, y_score, ignore_ties=ignore_ties, average=None, zero_division=np.nan
     )

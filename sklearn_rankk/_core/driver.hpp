@@ -16,6 +16,7 @@
 #endif
 
 #include "formulas_auc.hpp"
+#include "formulas_pairwise.hpp"
 #include "formulas_dcg.hpp"
 #include "formulas_diversity.hpp"
 #include "formulas_err.hpp"

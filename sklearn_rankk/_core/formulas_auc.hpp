@@ -2,8 +2,9 @@
  * relevant (y > t) against its judged non-relevant items (0 <= y <= t;
  * negative grades are not judged and left out), partial AUC up to max_fpr
  * (McClish-standardized, as scikit-learn's roc_auc_score), AUC of the top k
- * (torchmetrics' RetrievalAUROC(top_k)), pairwise ordered accuracy of graded
- * relevance, and the per-row counts that GAUC and micro averages weigh by.
+ * (torchmetrics' RetrievalAUROC(top_k)), and the row readers, keys and
+ * slot sums that pairwise ordered accuracy and the per-row counts of the
+ * weighted averages (formulas_pairwise.hpp) share with them.
  *
  * Ties. A pair of a relevant and a non-relevant item with equal scores
  * counts 1/2: the exact expectation over the orderings of tied items (the
@@ -14,13 +15,18 @@
  * column first.
  *
  * The whole-row values do not rank the row: an AUC is a rank sum
- * (Mann-Whitney U). The relevant items' scores are sorted and every item of
- * the row is placed among them (key_buckets.hpp: O(1) on average, O(m) a
- * row), which gives each relevant item's count of items below and tied;
- * partial AUC reads the non-relevant items in rank order from the same
- * counts (those between two relevant scores share their height), pairwise
- * accuracy places the items of its largest grade among the others. AUC@k
- * reads the driver's ranks and tie groups (RowView).
+ * (Mann-Whitney U). The relevant items' scores are sorted (the keys) and
+ * every item of the row is placed among them: the AUC is, over the items,
+ * the relevant items above each and half those tied with it, a whole
+ * number per slot among the keys, summed without counting the slots
+ * (auc_slot_sum: a scan of the row per key when a short row has few, else
+ * key_buckets.hpp's table lookup, O(m) a row); partial AUC reads the
+ * non-relevant items in rank order from the counts of each slot (those
+ * between two relevant scores share their height); pairwise accuracy sums
+ * its own value per slot over the items of its largest grade. A dense row
+ * that is mostly grade 0 is read once for its other items and then as a
+ * CSR row of them (auc_as_sparse). AUC@k reads the driver's ranks and tie
+ * groups (RowView).
  */
 #ifndef SKLEARN_RANKK_FORMULAS_AUC_HPP
 #define SKLEARN_RANKK_FORMULAS_AUC_HPP
@@ -28,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -148,6 +155,22 @@ RANKK_CLONES void count_lt_eq(const T *s, int64_t n, T v, int64_t &lt, int64_t &
     eq = b;
 }
 
+/* count_lt_eq, with the count of NaN scores (a CSR row's scores, which
+ * the scan of its first relevant score checks). */
+template <class T>
+RANKK_CLONES void count_lt_eq_nan(const T *s, int64_t n, T v, int64_t &lt, int64_t &eq,
+                                  int64_t &n_nan) {
+    int64_t a = 0, b = 0, c = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        a += s[j] < v;
+        b += s[j] == v;
+        c += s[j] != s[j];
+    }
+    lt = a;
+    eq = b;
+    n_nan = c;
+}
+
 // Up to this many relevant items in a row of up to AUC_SCAN_ROW items (in
 // cache), the whole row's AUC counts by one vectorised scan of the row per
 // relevant item: cheaper there than the buckets' pass (about 0.16 ns an item
@@ -170,7 +193,8 @@ int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D, bool &nan)
  * with LATER), each key's summed weight in w.kr; the buckets built. Returns
  * D, the number of keys. */
 template <class S, bool LATER, class Item, class Weight>
-int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight) {
+int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
+                 bool buckets = true) {
     std::sort(c.begin(), c.end(), [](const Item &a, const Item &b) {
         return a.s > b.s || (a.s == b.s && (LATER ? a.j > b.j : a.j < b.j));
     });
@@ -190,8 +214,56 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight) {
     const int64_t D = (int64_t)w.key.size();
     w.key.push_back(-INFINITY);
     w.kcol.push_back(-1);
-    w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
+    if (buckets) w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
     return D;
+}
+
+/* Over every item of the row, the sum of a whole number per slot among the
+ * keys w.key[0..D) (val[0..2D], as sum_slot_values reads it) into total;
+ * returns the count of items scored -inf; nan: set when a score is NaN.
+ * With exact ties and few keys in a short row, by a scan of the row per
+ * key (count_lt_eq); else by sum_slot_values' table where it can be used;
+ * else the buckets are built and the items of each slot counted (the last
+ * gap: the rest). The same whole number every way. */
+template <class S, bool LATER>
+int64_t auc_slot_sum(const S *s, int64_t m, AucWork &w, int64_t D, const int64_t *val,
+                     int64_t &total, bool &nan) {
+    int64_t n_inf = 0;
+    if (!LATER && D <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW) {
+        // Few distinct key scores (heavy ties: most items would share a
+        // cell with a key): one vectorised scan of the row (in cache) per
+        // key, and one for the -inf scores.
+        w.buckets.search_only(w.key.data(), w.kcol.data(), D);  // (the unjudged items)
+        if (any_nan(s, m)) {
+            nan = true;
+            return 0;
+        }
+        int64_t lt_prev = m, rest = m, lt, eq;
+        total = 0;
+        for (int64_t i = 0; i < D; ++i) {
+            count_lt_eq<S>(s, m, (S)w.key[(size_t)i], lt, eq);  // (exact: a score)
+            const int64_t gap = lt_prev - lt - eq;
+            total += gap * val[2 * i] + eq * val[2 * i + 1];
+            rest -= gap + eq;
+            lt_prev = lt;
+        }
+        total += rest * val[2 * D];
+        count_lt_eq<S>(s, m, (S)-INFINITY, lt, n_inf);
+        return n_inf;
+    }
+    if (sum_slot_values<S, LATER>(s, m, w.buckets, w.key.data(), w.kcol.data(), D, val, total,
+                                  n_inf, nan))
+        return n_inf;
+    w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
+    n_inf = auc_slot_counts<S, LATER>(s, m, w, D, nan);
+    int64_t rest = m;
+    total = 0;
+    for (int64_t q = 0; q < 2 * D; ++q) {
+        total += w.n[(size_t)q] * val[q];
+        rest -= w.n[(size_t)q];
+    }
+    total += rest * val[2 * D];
+    return n_inf;
 }
 
 /* The unjudged items of unj per slot into w.nu[0..2D] (slot 2D: finite,
@@ -243,8 +315,10 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
     nan = nan || nan_pos;
     // A CSR row's scores are checked here where the buckets do not read
-    // them (the buckets' pass checks them itself).
-    if (std::is_same<Rel, Sparse>::value && (n_pos == 0 || n_neg == 0 || scan))
+    // them (the buckets' pass checks them itself, the scan with its first
+    // relevant score, exact ties).
+    constexpr bool sparse = std::is_same<Rel, Sparse>::value;
+    if (sparse && (n_pos == 0 || n_neg == 0 || (scan && LATER)))
         nan = any_nan(s, m);
     value = 0.0;
     if (nan) {
@@ -259,6 +333,7 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         // ones, and each pair of relevant items 1.
         // (Whole and half numbers: exact in any grouping.)
         double u = 0.0;
+        bool first = true;
         for (size_t a = 0; a < pos.size();) {
             const AucKey &p = pos[a];
             size_t b = a + 1;  // exact ties: the run of p's score counts once
@@ -268,7 +343,16 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
             a = b;
             const S v = (S)p.s;  // exact: one of the row's scores
             int64_t lt, eq;
-            if (!LATER || p.s == -INFINITY) {
+            if (sparse && !LATER && first) {  // the first scan: NaN too
+                first = false;
+                int64_t n_nan;
+                count_lt_eq_nan<S>(s, m, v, lt, eq, n_nan);
+                if (n_nan > 0) {
+                    flags |= FLAG_NAN_SCORE;
+                    return false;
+                }
+                u += mult * ((double)lt + 0.5 * (double)(eq - 1));
+            } else if (!LATER || p.s == -INFINITY) {
                 count_lt_eq<S>(s, m, v, lt, eq);
                 u += mult * ((double)lt + 0.5 * (double)(eq - 1));
             } else {  // the later column first: equal scores before p are below
@@ -287,8 +371,45 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         value = u / (P * N);
         return false;
     }
-    const int64_t D = auc_keys<S, LATER>(pos, w, m, [](const AucKey &) { return 1.0; });
+    const int64_t D =
+        auc_keys<S, LATER>(pos, w, m, [](const AucKey &) { return 1.0; }, f < 1.0);
     bool bad = false;
+    if (f >= 1.0) {
+        // Over the relevant items: items below and half those tied (itself
+        // excluded), among every item of the row: over the items x, the
+        // relevant items above x and half those tied with x, V(x) / 2 with
+        // V = 2 (keys above) + (tied) a whole number per slot.
+        std::vector<int64_t> &val = w.val;
+        val.resize(2 * (size_t)D + 1);
+        int64_t above = 0;
+        for (int64_t i = 0; i < D; ++i) {
+            const int64_t r = (int64_t)w.kr[(size_t)i];
+            val[2 * (size_t)i] = 2 * above;
+            val[2 * (size_t)i + 1] = 2 * above + r;
+            above += r;
+        }
+        val[2 * (size_t)D] = 2 * above;
+        int64_t total = 0;
+        const int64_t n_inf = auc_slot_sum<S, LATER>(s, m, w, D, val.data(), total, bad);
+        if (bad) {
+            flags |= FLAG_NAN_SCORE;
+            return false;
+        }
+        const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
+        const double p_fin = (double)above, p_inf = P - p_fin;
+        double u = 0.5 * (double)total - 0.5 * p_fin;
+        u += p_inf * 0.5 * (double)(n_inf - 1);
+        // Each pair of relevant items adds 1 (one below the other, or 1/2 +
+        // 1/2 when tied); each unjudged item the relevant items above it and
+        // half those tied with it.
+        u -= 0.5 * P * (P - 1.0);
+        const int64_t *nu = w.nu.data();
+        int64_t vu = 0;  // the unjudged items' V
+        for (int64_t q = 0; q <= 2 * D; ++q) vu += nu[q] * val[(size_t)q];
+        u -= 0.5 * (double)vu + (double)u_inf * (p_fin + 0.5 * p_inf);
+        value = u / (P * N);
+        return false;
+    }
     const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
     if (bad) {
         flags |= FLAG_NAN_SCORE;
@@ -364,9 +485,64 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     return false;
 }
 
+/* Whether y[j] is not 0 (NaN: not 0), for j in [0, n): a vectorised loop. */
+template <class R>
+RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
+    for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
+}
+
+/* A dense row read as a CSR row. These measures read a CSR row's stored
+ * items only (its other items have grade 0: judged, and relevant only
+ * when the threshold is below 0, which they read from the count), so a
+ * dense row that is mostly grade 0 is read once for its other items (a
+ * vectorised pass of flags, then the flagged items) and then as a CSR row
+ * of them (w.sidx, w.sdat): the same classes and grades, so the same
+ * values, without reading the grades again. False (out unset) for a row
+ * view that is not dense, or one with more than a quarter of its items
+ * not 0 (read as it is). */
+template <class Rel>
+bool auc_as_sparse(const Rel &, int64_t, AucWork &, Sparse &) {
+    return false;
+}
+template <class R>
+bool auc_as_sparse(const Aligned<R> &rel, int64_t m, AucWork &w, Sparse &out) {
+    constexpr int64_t CHUNK = 4096;
+    w.sidx.clear();
+    w.sdat.clear();
+    w.flag.resize(CHUNK + 8);
+    uint8_t *fl = w.flag.data();
+    const int64_t most = m / 4;
+    for (int64_t a = 0; a < m; a += CHUNK) {
+        const int64_t n = std::min(CHUNK, m - a);
+        nonzero_flags<R>(rel.y + a, n, fl);
+        std::memset(fl + n, 0, 8);
+        for (int64_t q = 0; q < n; q += 8) {
+            uint64_t word;
+            std::memcpy(&word, fl + q, 8);
+            if (!word) continue;
+            for (int64_t i = q; i < q + 8; ++i)
+                if (fl[i]) {
+                    w.sidx.push_back(a + i);
+                    w.sdat.push_back((double)rel.y[a + i]);
+                }
+        }
+        if ((int64_t)w.sidx.size() > most) return false;
+    }
+    out.indices = w.sidx.data();
+    out.data = w.sdat.data();
+    out.a = 0;
+    out.b = (int64_t)w.sidx.size();
+    out.t = 0.0;  // (not read here: the threshold is t)
+    return true;
+}
+
 template <class S, class Rel>
 bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, double f,
                    AucWork &w, double &value, uint8_t &flags) {
+    Sparse v;
+    if (auc_as_sparse(rel, m, w, v))
+        return exact ? auc_whole_row_t<S, Sparse, false>(s, m, v, t, f, w, value, flags)
+                     : auc_whole_row_t<S, Sparse, true>(s, m, v, t, f, w, value, flags);
     return exact ? auc_whole_row_t<S, Rel, false>(s, m, rel, t, f, w, value, flags)
                  : auc_whole_row_t<S, Rel, true>(s, m, rel, t, f, w, value, flags);
 }
@@ -404,242 +580,6 @@ inline double auc_top(const RowView &v, int64_t end) {
     });
     if (done) return value;
     return P0 > 0.0 && N0 > 0.0 ? U / (P0 * N0) : 0.0;
-}
-
-/* Pairwise ordered accuracy of one row: over the pairs of judged items
- * (grade >= 0) of different grades, the share ranked in order (the higher
- * grade first), a tie counting 1/2. Returns whether the row has no such
- * pair. The largest grade class L (the non-relevant items, typically) is not
- * sorted: the other judged items are (S of them), and are the keys among
- * which every item is placed (auc_slot_counts); an item of L in a slot has
- * in order the items of a higher grade above it and of a lower grade below
- * it, which a running sum of +1 (a higher grade) and -1 (a lower one) over
- * the keys gives. The pairs among the S items are counted over their
- * sorted order with a Fenwick tree over the grades. O(m + S log S) on
- * average. Every count is a whole or half number: exact in any order. */
-template <class S, class Rel, bool LATER>
-bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, double &value,
-                         double &n_pairs, uint8_t &flags) {
-    std::vector<PairItem> &items = w.items;
-    std::vector<double> &grades = w.grades, &tree = w.tree, &g_of = w.g_of;
-    std::vector<AucKey> &unj = w.neg;
-    items.clear();
-    grades.clear();
-    tree.clear();  // items per grade, in the order found
-    unj.clear();
-    bool nan = false, many = false;
-    int64_t J = 0;
-    // The grades and their counts: the items that carry a grade (a CSR
-    // row's stored ones: its scores are checked for NaN below), then a CSR
-    // row's unstored items, of grade 0, all at once.
-    constexpr bool sparse = std::is_same<Rel, Sparse>::value;
-    auto count_grade = [&](double y, double n) {
-        J += (int64_t)n;
-        if (many) return;
-        const size_t g = (size_t)(std::find(grades.begin(), grades.end(), y) - grades.begin());
-        if (g < grades.size()) {
-            tree[g] += n;
-        } else if (grades.size() < 64) {
-            grades.push_back(y);
-            tree.push_back(n);
-        } else {
-            many = true;
-        }
-    };
-    auc_stored(s, m, rel, [&](int64_t j, double v, double y) {
-        if (!sparse) nan = nan || v != v;
-        if (y >= 0.0) count_grade(y, 1.0);
-        else unj.push_back({v, j});
-    });
-    const int64_t implicit = auc_implicit(m, rel);
-    if (implicit > 0) count_grade(0.0, (double)implicit);
-    value = 0.0;
-    n_pairs = 0.0;
-    if (nan) flags |= FLAG_NAN_SCORE;
-    if (many) {  // many distinct grades: collect them all
-        grades.clear();
-        auc_items(s, m, rel, [&](int64_t, double, double y) {
-            if (y >= 0.0) grades.push_back(y);
-        });
-    }
-    // The grades increasing, with their counts.
-    {
-        std::vector<double> &order = w.prefix;
-        order.assign(grades.begin(), grades.end());
-        std::sort(grades.begin(), grades.end());
-        grades.erase(std::unique(grades.begin(), grades.end()), grades.end());
-        if (!many) {
-            g_of.assign(grades.size(), 0.0);
-            for (size_t i = 0; i < order.size(); ++i)
-                g_of[(size_t)(std::lower_bound(grades.begin(), grades.end(), order[i]) -
-                              grades.begin())] = tree[i];
-            tree.assign(g_of.begin(), g_of.end());
-        }
-    }
-    const int64_t G = (int64_t)grades.size();
-    if (G < 2 || nan) {
-        if (sparse && !nan && any_nan(s, m)) flags |= FLAG_NAN_SCORE;
-        return true;
-    }
-    auto idx = [&](double y) {
-        return (int64_t)(std::lower_bound(grades.begin(), grades.end(), y) - grades.begin());
-    };
-    if (many) {  // items per grade
-        tree.assign((size_t)G, 0.0);
-        auc_items(s, m, rel, [&](int64_t, double, double y) {
-            if (y >= 0.0) tree[(size_t)idx(y)] += 1.0;
-        });
-    }
-    // L the largest class.
-    const int64_t L = (int64_t)(std::max_element(tree.begin(), tree.end()) - tree.begin());
-    const double yL = grades[(size_t)L], n_L = tree[(size_t)L];
-    double same = 0.0, lower_than_L = 0.0;
-    for (int64_t g = 0; g < G; ++g) {
-        same += tree[(size_t)g] * (tree[(size_t)g] - 1.0) / 2.0;
-        if (g < L) lower_than_L += tree[(size_t)g];
-    }
-    n_pairs = (double)J * ((double)J - 1.0) / 2.0 - same;
-    // The other judged items, the keys: +1 a higher grade, -1 a lower one
-    // (a CSR row's unstored items among them only when grade 0 is not L's).
-    auto other = [&](int64_t j, double v, double y) {
-        if (y >= 0.0 && y != yL) items.push_back({v, j, y});
-    };
-    if (implicit > 0 && yL != 0.0) auc_items(s, m, rel, other);
-    else auc_stored(s, m, rel, other);
-    const int64_t n_o = (int64_t)items.size();
-    const int64_t D =
-        auc_keys<S, LATER>(items, w, m,
-                           [&](const PairItem &p) { return p.y > yL ? 1.0 : -1.0; });
-    // Items per key, from the items in rank order (as auc_keys sorted them).
-    std::vector<double> &kn = w.prefix;
-    kn.assign((size_t)D, 0.0);
-    {
-        int64_t i = -1;
-        for (int64_t p = 0; p < n_o && items[(size_t)p].s > -INFINITY; ++p) {
-            if (i < 0 || LATER || items[(size_t)p].s != w.key[(size_t)i]) ++i;
-            kn[(size_t)i] += 1.0;
-        }
-    }
-    bool bad = false;  // (a CSR row's scores: checked here)
-    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
-    if (bad) {
-        flags |= FLAG_NAN_SCORE;
-        n_pairs = 0.0;
-        return true;
-    }
-    const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
-    const int64_t *n = w.n.data(), *nu = w.nu.data();
-    const double *pm = w.kr.data();
-    // Pairs of an item of L with the others, slot by slot.
-    double conc = 0.0, above = 0.0, l_keys = 0.0, o_fin = 0.0;
-    for (int64_t i = 0; i < D; ++i) {
-        const double gap = (double)(n[2 * i] - nu[2 * i]);
-        const double at = (double)(n[2 * i + 1] - nu[2 * i + 1]) - kn[(size_t)i];
-        conc += gap * (lower_than_L + above) + at * (lower_than_L + above + 0.5 * pm[i]);
-        l_keys += gap + at;
-        above += pm[i];
-        o_fin += kn[(size_t)i];
-    }
-    double pm_inf = 0.0;  // the others scored -inf
-    for (int64_t p = 0; p < n_o; ++p)
-        if (!(items[(size_t)p].s > -INFINITY)) pm_inf += items[(size_t)p].y > yL ? 1.0 : -1.0;
-    const double l_inf = (double)(n_inf - u_inf) - ((double)n_o - o_fin);
-    conc += (n_L - l_keys - l_inf) * (lower_than_L + above) +
-            l_inf * (lower_than_L + above + 0.5 * pm_inf);
-    // Pairs among the others: down their order, with a Fenwick tree of the
-    // grades above.
-    g_of.resize((size_t)n_o);
-    for (int64_t p = 0; p < n_o; ++p) g_of[(size_t)p] = (double)idx(items[(size_t)p].y);
-    tree.assign((size_t)G + 1, 0.0);
-    auto add = [&](int64_t i) {
-        for (++i; i <= G; i += i & -i) tree[(size_t)i] += 1.0;
-    };
-    auto upto = [&](int64_t i) {  // inserted items of grade index < i
-        double c = 0.0;
-        for (; i > 0; i -= i & -i) c += tree[(size_t)i];
-        return c;
-    };
-    double inserted = 0.0;
-    for (int64_t a = 0; a < n_o;) {
-        int64_t b = a + 1;
-        const double v = items[(size_t)a].s;
-        if (!LATER || v == -INFINITY)
-            while (b < n_o && items[(size_t)b].s == v) ++b;
-        // An item above of a higher grade: in order.
-        for (int64_t p = a; p < b; ++p) conc += inserted - upto((int64_t)g_of[(size_t)p] + 1);
-        // Pairs inside a tie group, of different grades: 1/2 each.
-        if (b - a > 1) {
-            std::sort(g_of.begin() + a, g_of.begin() + b);
-            double eq = 0.0;
-            for (int64_t p = a; p < b;) {
-                int64_t q = p + 1;
-                while (q < b && g_of[(size_t)q] == g_of[(size_t)p]) ++q;
-                eq += (double)(q - p) * (double)(q - p - 1) / 2.0;
-                p = q;
-            }
-            const double nb = (double)(b - a);
-            conc += 0.5 * (nb * (nb - 1.0) / 2.0 - eq);
-        }
-        for (int64_t p = a; p < b; ++p) add((int64_t)g_of[(size_t)p]);
-        inserted += (double)(b - a);
-        a = b;
-    }
-    value = conc / n_pairs;
-    return false;
-}
-
-template <class S, class Rel>
-bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, AucWork &w,
-                           double &value, double &n_pairs, uint8_t &flags) {
-    return exact ? pairwise_accuracy_t<S, Rel, false>(s, m, rel, w, value, n_pairs, flags)
-                 : pairwise_accuracy_t<S, Rel, true>(s, m, rel, w, value, n_pairs, flags);
-}
-
-/* The row's relevant and judged non-relevant items: a CSR row reads its
- * stored items, the others have grade 0. */
-template <class R>
-void auc_class_counts(int64_t m, const Aligned<R> &rel, double t, int64_t &n_pos,
-                      int64_t &n_neg) {
-    for (int64_t j = 0; j < m; ++j) {
-        const double y = (double)rel.y[j];
-        n_pos += y > t;
-        n_neg += y <= t && y >= 0.0;
-    }
-}
-inline void auc_class_counts(int64_t m, const Sparse &rel, double t, int64_t &n_pos,
-                             int64_t &n_neg) {
-    for (int64_t p = rel.a; p < rel.b; ++p) {
-        const int c = auc_class(rel.data[p], t);
-        n_pos += c == 1;
-        n_neg += c == 0;
-    }
-    const int64_t rest = m - (rel.b - rel.a);  // not stored: grade 0, judged
-    if (0.0 > t) n_pos += rest;
-    else n_neg += rest;
-}
-template <class Rel>
-void auc_class_counts(int64_t m, const Rel &rel, double t, int64_t &n_pos, int64_t &n_neg) {
-    for (int64_t j = 0; j < m; ++j) {
-        const double y = rel.grade(j);
-        n_pos += y > t;
-        n_neg += y <= t && y >= 0.0;
-    }
-}
-
-/* The per-row counts that the weighted averages read (COUNT_ROW). */
-template <class S, class Rel>
-double auc_row_count(const S *s, int64_t m, const Rel &rel, double t, int32_t which,
-                     AucWork &w, uint8_t &flags) {
-    if (which == COUNT_GRADED_PAIRS) {
-        double value, n_pairs;
-        pairwise_accuracy_row(s, m, rel, true, w, value, n_pairs, flags);
-        return n_pairs;
-    }
-    int64_t n_pos = 0, n_neg = 0;
-    auc_class_counts(m, rel, t, n_pos, n_neg);
-    if (which == COUNT_RELEVANT) return (double)n_pos;
-    if (which == COUNT_JUDGED) return (double)(n_pos + n_neg);
-    return (double)n_pos * (double)n_neg;
 }
 
 }  // namespace rankk

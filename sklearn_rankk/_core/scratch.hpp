@@ -90,15 +90,20 @@ struct PairItem {
 /* AUC's and pairwise accuracy's work space: the relevant (pos) and unjudged
  * (neg) items, the keys among which every item is placed (their scores,
  * columns and relevant counts, and the bucket index), the items, unjudged
- * items and other counts per slot; pairwise accuracy's items outside the
- * largest grade, its grades, Fenwick tree and prefix sums. */
+ * items and other counts per slot, a value per slot to sum; pairwise accuracy's items outside the
+ * largest grade, its grades, Fenwick tree and prefix sums; a dense row
+ * read as a CSR row. */
 struct AucWork {
     std::vector<AucKey> pos, neg;
     std::vector<double> key, kr;
-    std::vector<int64_t> kcol, n, nu;
+    std::vector<int64_t> kcol, n, nu, val;
     KeyBuckets buckets;
     std::vector<PairItem> items;
     std::vector<double> grades, tree, prefix, g_of;
+    // a dense row's items not of grade 0 (auc_as_sparse), and its flags
+    std::vector<int64_t> sidx;
+    std::vector<double> sdat;
+    std::vector<uint8_t> flag;
 };
 
 // The DCG family's work space (formulas_dcg.hpp): expected gains by rank,
