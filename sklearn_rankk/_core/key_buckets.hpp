@@ -242,6 +242,18 @@ struct KeyBuckets {
         return true;
     }
 
+    /* Slot of an item (x, j) whose cell's table entry u is odd (a cell
+     * with a key, build_table): most such cells hold one key. */
+    template <bool LATER>
+    int64_t table_slot(uint32_t u, double x, int64_t j) const {
+        const int64_t *f = first.data() + (u >> 1);
+        if (!LATER && f[1] - f[0] == 1) {
+            const double k = key[f[0]];
+            return 2 * f[0] + (x < k ? 2 : x == k ? 1 : 0);
+        }
+        return in_keys<LATER>(f[0], f[1], x, j);
+    }
+
     /* Slot of an item (x, j), x not NaN, buckets in use. */
     template <bool LATER>
     int64_t inside(double x, int64_t j) const {
@@ -333,6 +345,37 @@ __attribute__((target("avx2"))) inline __m128i lookup_cells4(const double *s, do
     nnan = _mm_add_epi32(nnan, _mm256_castsi256_si128(nan));
     return _mm_add_epi32(_mm256_cvttpd_epi32(f), _mm_set1_epi32(1));
 }
+/* The table values of the cells of s[0..8) (a gathered lookup). */
+template <class S>
+__attribute__((target("avx2"))) inline __m256i lookup8(const S *s, S lo, S scale, S top,
+                                                      const uint32_t *tab, __m256i &ninf,
+                                                      __m256i &nnan) {
+    __m256i c;
+    if constexpr (std::is_same<S, float>::value) {
+        c = lookup_cells8(s, lo, scale, top, ninf, nnan);
+    } else {
+        __m128i i0 = _mm_setzero_si128(), n0 = _mm_setzero_si128();
+        const __m128i c0 = lookup_cells4(s, lo, scale, top, i0, n0);
+        const __m128i c1 = lookup_cells4(s + 4, lo, scale, top, i0, n0);
+        c = _mm256_inserti128_si256(_mm256_castsi128_si256(c0), c1, 1);
+        ninf = _mm256_add_epi32(ninf, _mm256_castsi128_si256(i0));
+        nnan = _mm256_add_epi32(nnan, _mm256_castsi128_si256(n0));
+    }
+    return _mm256_i32gather_epi32((const int *)tab, c, 4);
+}
+
+/* The lanes' counts of -inf and NaN scores (-1 each) into n_inf, n_nan. */
+__attribute__((target("avx2"))) inline void lookup_counts(__m256i ninf, __m256i nnan,
+                                                         int64_t &n_inf, int64_t &n_nan) {
+    alignas(32) int32_t ci[8], cn[8];
+    _mm256_store_si256((__m256i *)ci, ninf);
+    _mm256_store_si256((__m256i *)cn, nnan);
+    for (int q = 0; q < 8; ++q) {
+        n_inf -= ci[q];
+        n_nan -= cn[q];
+    }
+}
+
 template <class S, class F>
 __attribute__((target("avx2"))) uint32_t bucket_lookup_avx2(const S *s, int64_t n, S lo,
                                                            S scale, S top,
@@ -340,21 +383,9 @@ __attribute__((target("avx2"))) uint32_t bucket_lookup_avx2(const S *s, int64_t 
                                                            int64_t &n_inf, int64_t &n_nan) {
     __m256i acc = _mm256_setzero_si256();
     __m256i ninf = _mm256_setzero_si256(), nnan = _mm256_setzero_si256();
-    const int *base = (const int *)tab;
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
-        __m256i c;
-        if constexpr (std::is_same<S, float>::value) {
-            c = lookup_cells8(s + j, lo, scale, top, ninf, nnan);
-        } else {
-            __m128i i0 = _mm_setzero_si128(), n0 = _mm_setzero_si128();
-            const __m128i c0 = lookup_cells4(s + j, lo, scale, top, i0, n0);
-            const __m128i c1 = lookup_cells4(s + j + 4, lo, scale, top, i0, n0);
-            c = _mm256_inserti128_si256(_mm256_castsi128_si256(c0), c1, 1);
-            ninf = _mm256_add_epi32(ninf, _mm256_castsi128_si256(i0));
-            nnan = _mm256_add_epi32(nnan, _mm256_castsi128_si256(n0));
-        }
-        const __m256i v = _mm256_i32gather_epi32(base, c, 4);
+        const __m256i v = lookup8<S>(s + j, lo, scale, top, tab, ninf, nnan);
         const __m256i odd = _mm256_slli_epi32(v, 31);  // the low bit to the sign
         int mask = _mm256_movemask_ps(_mm256_castsi256_ps(odd));
         // the even values only (an odd one: all of its lane cleared)
@@ -373,13 +404,7 @@ __attribute__((target("avx2"))) uint32_t bucket_lookup_avx2(const S *s, int64_t 
     _mm256_store_si256((__m256i *)lanes, acc);
     uint32_t sum = 0;
     for (int q = 0; q < 8; ++q) sum += lanes[q];
-    alignas(32) int32_t ci[8], cn[8];
-    _mm256_store_si256((__m256i *)ci, ninf);
-    _mm256_store_si256((__m256i *)cn, nnan);
-    for (int q = 0; q < 8; ++q) {
-        n_inf -= ci[q];
-        n_nan -= cn[q];
-    }
+    lookup_counts(ninf, nnan, n_inf, n_nan);
     // the last items, one by one
     auto rest = [&](int64_t i, uint32_t v) { on_odd(j + i, v); };
     return sum + bucket_lookup<S, S>(s + j, n - j, lo, scale, top, tab, rest, n_inf, n_nan);
@@ -517,7 +542,6 @@ bool sum_slot_values(const S *s, int64_t m, KeyBuckets &kb, const double *key,
     const int64_t CHUNK =
         std::min<int64_t>(1024, std::max<int64_t>(1, ((int64_t)1 << 29) / vmax));
     const uint32_t *tab = kb.tab.data();
-    const int64_t *first = kb.first.data();
     int64_t n_nan = 0, sum = 0;
 #ifdef RANKK_LOOKUP_AVX2
     const bool avx2 = __builtin_cpu_supports("avx2") &&
@@ -527,17 +551,7 @@ bool sum_slot_values(const S *s, int64_t m, KeyBuckets &kb, const double *key,
         const int64_t n = std::min(CHUNK, m - a);
         // An item of a cell with a key: its doubled value, placed.
         auto placed = [&](int64_t i, uint32_t v) {
-            const int64_t j = a + i;
-            const double x = (double)s[j];
-            const int64_t *f = first + (v >> 1);
-            int64_t slot;
-            if (!LATER && f[1] - f[0] == 1) {  // the cell's one key (most often)
-                const double k = kb.key[f[0]];
-                slot = 2 * f[0] + (x < k ? 2 : x == k ? 1 : 0);
-            } else {
-                slot = kb.in_keys<LATER>(f[0], f[1], x, j);
-            }
-            sum += 2 * val[slot];
+            sum += 2 * val[kb.table_slot<LATER>(v, (double)s[a + i], a + i)];
         };
         uint32_t part;
 #ifdef RANKK_LOOKUP_AVX2
