@@ -421,32 +421,6 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     const double p_inf = P - p_fin;
     const int64_t *n = w.n.data(), *nu = w.nu.data();
     const double *kr = w.kr.data();
-    if (f >= 1.0) {
-        // Over the relevant items: items below and half those tied (itself
-        // excluded), among every item of the row.
-        double u = 0.0;
-        int64_t cum = 0;  // items in the slots above
-        for (int64_t i = 0; i < D; ++i) {
-            cum += n[2 * i];
-            const int64_t g = n[2 * i + 1];
-            const double below = (double)(m - cum - g);
-            u += kr[i] * (below + 0.5 * (double)(g - 1));
-            cum += g;
-        }
-        u += p_inf * 0.5 * (double)(n_inf - 1);
-        // Each pair of relevant items adds 1 (one below the other, or 1/2 +
-        // 1/2 when tied); each unjudged item the relevant items above it and
-        // half those tied with it.
-        u -= 0.5 * P * (P - 1.0);
-        double above = 0.0;  // relevant items of the keys above the slot
-        for (int64_t i = 0; i < D; ++i) {
-            u -= (double)nu[2 * i] * above + (double)nu[2 * i + 1] * (above + 0.5 * kr[i]);
-            above += kr[i];
-        }
-        u -= (double)nu[2 * D] * p_fin + (double)u_inf * (p_fin + 0.5 * p_inf);
-        value = u / (P * N);
-        return false;
-    }
     // Partial AUC: the non-relevant items in rank order, each spanning
     // [(i-1)/N, i/N] of the false positive rate at height (relevant items
     // above it)/P; the area up to f, then McClish's standardization. The u
