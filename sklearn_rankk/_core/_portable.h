@@ -2,6 +2,8 @@
  * clang (Apple's included) and MSVC, with or without OpenMP.
  *
  * rankk_ctz64(x)         index of the lowest set bit of x (x != 0).
+ * rankk_prefetch(p)      a hint to fetch the cache line of p (nothing where
+ *                        the compiler has no such builtin).
  * rankk_max_threads()    OpenMP's thread limit; 1 in a build without OpenMP.
  * rankk_openmp_enabled() 1 when the kernel was compiled with OpenMP.
  * rankk_compiler()       the compiler that built the kernel, from its
@@ -48,6 +50,12 @@ static inline int rankk_ctz64(unsigned long long x) {
     return rankk_ctz64_generic(x);
 #endif
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define rankk_prefetch(p) __builtin_prefetch(p)
+#else
+#define rankk_prefetch(p) ((void)(p))
+#endif
 
 /* Hot loops compiled twice, for AVX2 and for the baseline, the better one
  * chosen when the module loads (gcc's function multi-versioning, ELF on

@@ -41,6 +41,20 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     const int32_t n_req = plan.n_req;
     const bool exact = plan.ties == TIES_EXACT;
     const double t = plan.threshold;
+    // Requests that all read the row themselves (formulas_auc.hpp) need
+    // neither the driver's counts nor its ranks: one read of the grades
+    // fewer (or two), where that count checks nothing (count_checks_nothing).
+    bool self_reading = count_checks_nothing<Rel>::value;
+    for (int32_t q = 0; q < n_req; ++q)
+        self_reading = self_reading && auc_reads_row_itself(plan.req[q]);
+    if (self_reading) {
+        for (int32_t q = 0; q < n_req; ++q)
+            empty[q] = auc_family_row(plan.req[q], s, m, rel, t, exact, sc.auc,
+                                      out + plan.req[q].col, flags)
+                           ? 1
+                           : 0;
+        return;
+    }
     const int64_t n_rel = rel.count(flags);
     const bool judged = plan.want_judged != 0;
     // Judged non-relevant items of the whole row, retrieved or not (bpref's
@@ -569,23 +583,15 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             is_empty = gain_measure(r, view, sc, K_ideal, n_ret, ret_rel_q, t, curve, c_end, o);
             break;
         }
-        case AUC: {
-            if (r.k == K_WHOLE) {
-                is_empty = auc_whole_row(s, m, rel, t, exact, r.level, sc.auc, o[0], flags);
+        case AUC:
+        case PAIRWISE_ACCURACY:
+        case COUNT_ROW: {
+            if (auc_reads_row_itself(r)) {
+                is_empty = auc_family_row(r, s, m, rel, t, exact, sc.auc, o, flags);
             } else {
                 o[0] = auc_top(view, std::min(c_end, K_eff));
                 is_empty = n_rel == 0 || n_nonrel == 0;
             }
-            break;
-        }
-        case PAIRWISE_ACCURACY: {
-            double n_pairs;
-            is_empty = pairwise_accuracy_row(s, m, rel, exact, sc.auc, o[0], n_pairs, flags);
-            break;
-        }
-        case COUNT_ROW: {
-            o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, sc.auc, flags);
-            is_empty = false;
             break;
         }
         case IDEAL_DCG:

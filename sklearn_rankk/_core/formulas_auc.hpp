@@ -188,6 +188,49 @@ int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D, bool &nan)
     return count_slots<S, LATER>(s, m, w.buckets, w.n.data(), nan);
 }
 
+/* Items of (sv, jv)[0..n) ranked before the item (v, j): a higher score,
+ * or an equal one and the lower column first (LATER: the later first). */
+template <bool LATER>
+RANKK_CLONES int64_t ranked_before(const double *sv, const int64_t *jv, int64_t n, double v,
+                                   int64_t j) {
+    int64_t r = 0;
+    for (int64_t i = 0; i < n; ++i)
+        r += (sv[i] > v) | ((sv[i] == v) & (LATER ? jv[i] > j : jv[i] < j));
+    return r;
+}
+
+/* The items of c (each with a score s and a column j, columns distinct)
+ * in rank order: score descending, then the lower column first (LATER:
+ * the later first). Up to SORT_BY_RANK items, each item's rank is counted
+ * (ranked_before: vectorised, no branch to mispredict, cheaper than a
+ * comparison sort there) and the item put there; more items, or a NaN
+ * score, by std::sort. */
+constexpr int64_t SORT_BY_RANK = 64;
+template <bool LATER, class Item>
+void sort_ranked(std::vector<Item> &c) {
+    const int64_t n = (int64_t)c.size();
+    double sv[SORT_BY_RANK];
+    int64_t jv[SORT_BY_RANK];
+    bool nan = false;
+    if (n <= SORT_BY_RANK) {
+        for (int64_t i = 0; i < n; ++i) {
+            sv[i] = c[(size_t)i].s;
+            jv[i] = c[(size_t)i].j;
+            nan = nan || sv[i] != sv[i];
+        }
+    }
+    if (n > SORT_BY_RANK || nan) {
+        std::sort(c.begin(), c.end(), [](const Item &a, const Item &b) {
+            return a.s > b.s || (a.s == b.s && (LATER ? a.j > b.j : a.j < b.j));
+        });
+        return;
+    }
+    Item tmp[SORT_BY_RANK];
+    for (int64_t i = 0; i < n; ++i)
+        tmp[ranked_before<LATER>(sv, jv, n, sv[i], jv[i])] = c[(size_t)i];
+    std::copy(tmp, tmp + n, c.begin());
+}
+
 /* The keys of the finite items in c (an item and a weight each; any order):
  * sorted in rank order, merged by score with exact ties (a key per item
  * with LATER), each key's summed weight in w.kr; the buckets built. Returns
@@ -195,9 +238,7 @@ int64_t auc_slot_counts(const S *s, int64_t m, AucWork &w, int64_t D, bool &nan)
 template <class S, bool LATER, class Item, class Weight>
 int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
                  bool buckets = true) {
-    std::sort(c.begin(), c.end(), [](const Item &a, const Item &b) {
-        return a.s > b.s || (a.s == b.s && (LATER ? a.j > b.j : a.j < b.j));
-    });
+    sort_ranked<LATER>(c);
     w.key.clear();
     w.kcol.clear();
     w.kr.clear();
@@ -306,11 +347,21 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     bool nan_pos = false;
     for (const AucKey &p : pos) nan_pos = nan_pos || p.s != p.s;
     if (!LATER && !nan_pos && f >= 1.0 && m <= AUC_SCAN_ROW && n_pos > AUC_SCAN_MAX) {
-        std::sort(pos.begin(), pos.end(), [](const AucKey &a, const AucKey &b) {
-            return a.s > b.s || (a.s == b.s && a.j < b.j);
-        });
-        n_scans = 1;
-        for (int64_t i = 1; i < n_pos; ++i) n_scans += pos[(size_t)i].s != pos[(size_t)i - 1].s;
+        // Distinct scores, counted up to one past AUC_SCAN_MAX; the scan
+        // reads the relevant items in rank order (runs of one score).
+        double seen[AUC_SCAN_MAX];
+        n_scans = 0;
+        for (const AucKey &p : pos) {
+            bool found = false;
+            for (int64_t i = 0; i < n_scans; ++i) found = found || seen[i] == p.s;
+            if (found) continue;
+            if (n_scans == AUC_SCAN_MAX) {
+                ++n_scans;
+                break;
+            }
+            seen[n_scans++] = p.s;
+        }
+        if (n_scans <= AUC_SCAN_MAX) sort_ranked<false>(pos);
     }
     const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
     nan = nan || nan_pos;
@@ -469,43 +520,62 @@ RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
  * items only (its other items have grade 0: judged, and relevant only
  * when the threshold is below 0, which they read from the count), so a
  * dense row that is mostly grade 0 is read once for its other items (a
- * vectorised pass of flags, then the flagged items) and then as a CSR row
- * of them (w.sidx, w.sdat): the same classes and grades, so the same
- * values, without reading the grades again. False (out unset) for a row
- * view that is not dense, or one with more than a quarter of its items
- * not 0 (read as it is). */
+ * vectorised pass of flags, then the flagged items, 64 at a time by the
+ * bits of their flags: no branch per item) and then as a CSR row of them
+ * (w.sidx, w.sdat): the same classes and grades, so the same values,
+ * without reading the grades again. False (out unset) for a row view that
+ * is not dense, or one with more than a quarter of its items not 0 (read
+ * as it is). With `prefetch` (the row's scores, of `bytes` bytes), the
+ * scores are fetched into cache alongside: the stored items' scores are
+ * read next, at scattered columns. */
 template <class Rel>
-bool auc_as_sparse(const Rel &, int64_t, AucWork &, Sparse &) {
+bool auc_as_sparse(const Rel &, int64_t, AucWork &, Sparse &, const void * = nullptr,
+                   size_t = 0) {
     return false;
 }
 template <class R>
-bool auc_as_sparse(const Aligned<R> &rel, int64_t m, AucWork &w, Sparse &out) {
+bool auc_as_sparse(const Aligned<R> &rel, int64_t m, AucWork &w, Sparse &out,
+                   const void *prefetch = nullptr, size_t bytes = 0) {
     constexpr int64_t CHUNK = 4096;
-    w.sidx.clear();
-    w.sdat.clear();
-    w.flag.resize(CHUNK + 8);
-    uint8_t *fl = w.flag.data();
     const int64_t most = m / 4;
+    w.sidx.resize((size_t)most + 64);
+    w.sdat.resize((size_t)most + 64);
+    w.flag.resize(CHUNK + 64);
+    uint8_t *fl = w.flag.data();
+    int64_t *idx = w.sidx.data();
+    double *dat = w.sdat.data();
+    const char *pf = static_cast<const char *>(prefetch);
+    const size_t per_item = bytes / (size_t)std::max<int64_t>(m, 1);
+    int64_t n_out = 0;
     for (int64_t a = 0; a < m; a += CHUNK) {
         const int64_t n = std::min(CHUNK, m - a);
         nonzero_flags<R>(rel.y + a, n, fl);
-        std::memset(fl + n, 0, 8);
-        for (int64_t q = 0; q < n; q += 8) {
-            uint64_t word;
-            std::memcpy(&word, fl + q, 8);
-            if (!word) continue;
-            for (int64_t i = q; i < q + 8; ++i)
-                if (fl[i]) {
-                    w.sidx.push_back(a + i);
-                    w.sdat.push_back((double)rel.y[a + i]);
-                }
+        std::memset(fl + n, 0, 64);
+        for (int64_t q = 0; q < n; q += 64) {
+            if (pf)
+                for (size_t o = (size_t)(a + q) * per_item;
+                     o < std::min(bytes, (size_t)(a + q + 64) * per_item); o += 64)
+                    rankk_prefetch(pf + o);
+            uint64_t bits = 0;  // bit i: item q + i is flagged
+            for (int b = 0; b < 8; ++b) {
+                uint64_t word;  // eight flags of 0 or 1: their bits gathered
+                std::memcpy(&word, fl + q + 8 * b, 8);
+                bits |= ((word * 0x0102040810204080ULL) >> 56) << (8 * b);
+            }
+            while (bits) {
+                const int64_t j = a + q + rankk_ctz64(bits);
+                bits &= bits - 1;
+                idx[n_out] = j;
+                dat[n_out] = (double)rel.y[j];
+                ++n_out;
+            }
+            if (n_out > most) return false;  // (room for 64 more: most + 64)
         }
-        if ((int64_t)w.sidx.size() > most) return false;
     }
-    out.indices = w.sidx.data();
-    out.data = w.sdat.data();
+    out.indices = idx;
+    out.data = dat;
     out.a = 0;
-    out.b = (int64_t)w.sidx.size();
+    out.b = n_out;
     out.t = 0.0;  // (not read here: the threshold is t)
     return true;
 }
@@ -514,7 +584,7 @@ template <class S, class Rel>
 bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, double f,
                    AucWork &w, double &value, uint8_t &flags) {
     Sparse v;
-    if (auc_as_sparse(rel, m, w, v))
+    if (auc_as_sparse(rel, m, w, v, s, (size_t)m * sizeof(S)))
         return exact ? auc_whole_row_t<S, Sparse, false>(s, m, v, t, f, w, value, flags)
                      : auc_whole_row_t<S, Sparse, true>(s, m, v, t, f, w, value, flags);
     return exact ? auc_whole_row_t<S, Rel, false>(s, m, rel, t, f, w, value, flags)

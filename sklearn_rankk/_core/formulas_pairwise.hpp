@@ -218,7 +218,7 @@ template <class S, class Rel>
 bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, AucWork &w,
                            double &value, double &n_pairs, uint8_t &flags) {
     Sparse v;
-    if (auc_as_sparse(rel, m, w, v))
+    if (auc_as_sparse(rel, m, w, v, s, (size_t)m * sizeof(S)))
         return exact ? pairwise_accuracy_t<S, Sparse, false>(s, m, v, w, value, n_pairs, flags)
                      : pairwise_accuracy_t<S, Sparse, true>(s, m, v, w, value, n_pairs, flags);
     return exact ? pairwise_accuracy_t<S, Rel, false>(s, m, rel, w, value, n_pairs, flags)
@@ -272,6 +272,21 @@ double auc_row_count(const S *s, int64_t m, const Rel &rel, double t, int32_t wh
     if (which == COUNT_RELEVANT) return (double)n_pos;
     if (which == COUNT_JUDGED) return (double)(n_pos + n_neg);
     return (double)n_pos * (double)n_neg;
+}
+
+/* A request that reads the row itself (auc_reads_row_itself: whole-row AUC
+ * and partial AUC, pairwise accuracy, the weighted averages' row counts)
+ * into o[0]; returns whether the row is empty for it. */
+template <class S, class Rel>
+bool auc_family_row(const Request &r, const S *s, int64_t m, const Rel &rel, double t,
+                    bool exact, AucWork &w, double *o, uint8_t &flags) {
+    if (r.formula == AUC) return auc_whole_row(s, m, rel, t, exact, r.level, w, o[0], flags);
+    if (r.formula == PAIRWISE_ACCURACY) {
+        double n_pairs;
+        return pairwise_accuracy_row(s, m, rel, exact, w, o[0], n_pairs, flags);
+    }
+    o[0] = auc_row_count(s, m, rel, t, (int32_t)r.level, w, flags);  // COUNT_ROW
+    return false;
 }
 
 }  // namespace rankk

@@ -348,6 +348,17 @@ struct Sparse {
     }
 };
 
+/* Whether a row view's count (rel.count) checks nothing: a CSR row, a dense
+ * row of integer grades (a float row's count flags NaN and infinite
+ * grades). process_row skips the count for such a row when no request
+ * reads it. */
+template <class Rel>
+struct count_checks_nothing : std::false_type {};
+template <class R>
+struct count_checks_nothing<Aligned<R>> : std::integral_constant<bool, !std::is_floating_point<R>::value> {};
+template <>
+struct count_checks_nothing<Sparse> : std::true_type {};
+
 }  // namespace rankk
 
 #endif
