@@ -176,6 +176,87 @@ def test_partial_auc_under_ties_is_the_mean_over_orderings():
     )
 
 
+def _partial_auc_exact(labels, scores, max_fpr):
+    """The expected partial AUC over the orders of tied items (-inf ties
+    too), McClish-standardized: the non-relevant items in rank order, each
+    spanning 1/N of the false positive rate up to max_fpr; the i-th of a tie
+    group of r relevant and u non-relevant items has on average i r / (u + 1)
+    of the group's relevant items above it."""
+    n_pos = int(labels.sum())
+    n_neg = len(labels) - n_pos
+    f_n = max_fpr * n_neg
+    area, i0, above = 0.0, 0, 0
+    for value in np.unique(scores)[::-1]:
+        group = scores == value
+        r = int(labels[group].sum())
+        u = int(group.sum()) - r
+        for i in range(1, u + 1):
+            weight = min(1.0, max(0.0, f_n - (i0 + i - 1)))
+            if weight <= 0.0:
+                break
+            area += weight * (above + i * r / (u + 1))
+        i0 += u
+        above += r
+    pauc = area / (n_pos * n_neg)
+    return 0.5 * (1 + (pauc - 0.5 * max_fpr**2) / (max_fpr - 0.5 * max_fpr**2))
+
+
+def test_partial_auc_reference_is_the_mean_over_orderings():
+    # _partial_auc_exact against every order of the tied items, each order
+    # scored by scikit-learn (distinct scores), on small tied rows.
+    rng = np.random.default_rng(17)
+    for _ in range(30):
+        m = int(rng.integers(3, 8))
+        labels = (rng.random(m) < 0.4).astype(int)
+        if labels.min() == labels.max():
+            continue
+        scores = np.floor(rng.random(m) * 3)
+        max_fpr = float(rng.choice([0.2, 0.5, 0.7]))
+        values = []
+        for perm in itertools.permutations(range(m)):
+            perm = np.array(perm)
+            if np.any(np.diff(scores[perm]) > 0):
+                continue  # not a ranking of these scores
+            ranks = np.empty(m)
+            ranks[perm] = -np.arange(m)
+            values.append(roc_auc_score(labels, ranks, max_fpr=max_fpr))
+        want = math.fsum(values) / len(values)
+        assert _partial_auc_exact(labels, scores, max_fpr) == pytest.approx(
+            want, rel=1e-12
+        )
+
+
+@pytest.mark.parametrize("max_fpr", [0.01, 0.1, 0.3])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("m", [600, 5000])
+def test_partial_auc_on_long_rows(max_fpr, dtype, tied, m):
+    # Long rows, where partial AUC counts only the items at the top of the
+    # row (pauc_top) when the relevant items are few, and the whole row when
+    # they are many; ties or none, unjudged items and -inf, dense and CSR
+    # relevance: the exact expectation (_partial_auc_exact) on the judged
+    # items.
+    rng = np.random.default_rng(m + int(max_fpr * 100))
+    n = 6
+    y_true = (rng.random((n, m)) < rng.choice([0.01, 0.05, 0.4], size=(n, 1))).astype(
+        np.int64
+    )
+    y_true[rng.random((n, m)) < 0.03] = -1
+    y_score = rng.random((n, m)).astype(dtype)
+    if tied:
+        y_score = np.floor(y_score * 40)
+    y_score[rng.random((n, m)) < 0.05] = -np.inf
+    for relevance in (y_true, sp.csr_matrix(np.maximum(y_true, 0))):
+        grades = relevance.toarray() if sp.issparse(relevance) else relevance
+        want = []
+        for t, s in zip(grades, y_score.astype(np.float64)):
+            judged = t >= 0
+            labels = (t[judged] > 0).astype(int)
+            want.append(_partial_auc_exact(labels, s[judged], max_fpr))
+        got = auc_score(relevance, y_score, max_fpr=max_fpr, average=None)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
 def test_not_retrieved_items_rank_last_and_tie():
     # -inf: below every finite score, tied among themselves (both tie modes).
     y_true = np.array([[1, 0, 1, 0, 0]])

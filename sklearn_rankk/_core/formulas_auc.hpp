@@ -22,7 +22,9 @@
  * (auc_slot_sum: a scan of the row per key when a short row has few, else
  * key_buckets.hpp's table lookup, O(m) a row); partial AUC reads the
  * non-relevant items in rank order from the counts of each slot (those
- * between two relevant scores share their height); pairwise accuracy sums
+ * between two relevant scores share their height), in a long row only
+ * those of the items at its top, as deep as it reads (pauc_top, one
+ * vectorised pass to find them); pairwise accuracy sums
  * its own value per slot over the items of its largest grade. A dense row
  * that is mostly grade 0 is read once for its other items and then as a
  * CSR row of them (auc_as_sparse). AUC@k reads the driver's ranks and tie
@@ -44,6 +46,7 @@
 #include "request.hpp"
 #include "rows.hpp"
 #include "scratch.hpp"
+#include "select.hpp"
 #include "ties.hpp"
 
 namespace rankk {
@@ -308,16 +311,86 @@ int64_t auc_slot_sum(const S *s, int64_t m, AucWork &w, int64_t D, const int64_t
 }
 
 /* The unjudged items of unj per slot into w.nu[0..2D] (slot 2D: finite,
- * below every key); returns those scored -inf. */
+ * below every key); returns those scored -inf. With `from`, only those
+ * scoring at least from (the items of partial AUC's top, pauc_top). */
 template <bool LATER>
-int64_t auc_unjudged_slots(const std::vector<AucKey> &unj, AucWork &w, int64_t D) {
+int64_t auc_unjudged_slots(const std::vector<AucKey> &unj, AucWork &w, int64_t D,
+                           double from = -INFINITY) {
     w.nu.assign(2 * (size_t)D + 2, 0);
     int64_t n_inf = 0;
     for (const AucKey &q : unj) {
+        if (!(q.s >= from)) continue;
         if (q.s > -INFINITY) ++w.nu[(size_t)w.buckets.slot<LATER>(q.s, q.j)];
         else ++n_inf;
     }
     return n_inf;
+}
+
+/* Partial AUC reads the judged non-relevant items in rank order down to
+ * the c-th only, c = ceil(f N) (the later ones span false positive rates
+ * beyond f). pauc_top finds a score t that at least c of them reach: the
+ * r-th largest of a sample of the row (PAUC_SAMPLE scores evenly spaced;
+ * r: the share of the row that c, the relevant and the unjudged items
+ * make, plus three standard deviations of that count in the sample, plus
+ * 2), then reads the row once for the scores that reach t (w.topv),
+ * places them among the keys (w.n: the items of each slot; w.buckets
+ * built) and counts the judged non-relevant ones among them. Every item of a slot above t's is
+ * counted, and those of t's own slot in rank order first, which is all
+ * partial AUC reads. Exact ties only (with the later column first, the
+ * slots also read columns). False where the whole row is counted instead:
+ * a row shorter than PAUC_ROW, c and the others more than a quarter of it,
+ * or too few reaching t (a sample unlike the row). nan: set when a score
+ * is NaN (the pass reads them all; true then). */
+constexpr int64_t PAUC_SAMPLE = 128, PAUC_ROW = 512;
+template <class S>
+bool pauc_top(const S *s, int64_t m, double fN, const std::vector<AucKey> &pos,
+              const std::vector<AucKey> &unj, AucWork &w, int64_t D, double &t, bool &nan) {
+    const int64_t c = (int64_t)std::ceil(fN);
+    const int64_t want = c + (int64_t)(pos.size() + unj.size());
+    if (m < PAUC_ROW || want * 4 > m) return false;
+    const double p = (double)want / (double)m, ns = (double)PAUC_SAMPLE;
+    const int64_t r = std::min<int64_t>(
+        PAUC_SAMPLE, (int64_t)(ns * p + 3.0 * std::sqrt(ns * p * (1.0 - p))) + 2);
+    double smp[PAUC_SAMPLE];
+    const int64_t stride = m / PAUC_SAMPLE;
+    for (int64_t i = 0; i < PAUC_SAMPLE; ++i) {
+        const double v = (double)s[i * stride];
+        smp[i] = v == v ? v : -INFINITY;
+    }
+    std::nth_element(smp, smp + (r - 1), smp + PAUC_SAMPLE, std::greater<double>());
+    t = smp[r - 1];  // a score of the row: the same comparison in S and double
+    if (!(t > -INFINITY)) return false;
+    std::vector<double> &top = w.topv;
+    top.clear();
+    bool bad = false;
+    int64_t j = 0;
+    for (; j + 32 <= m; j += 32) {
+        uint64_t mask = reach32(s + j, t);  // (NaN too)
+        while (mask) {
+            const double v = (double)s[j + rankk_ctz64(mask)];
+            mask &= mask - 1;
+            bad = bad || v != v;
+            top.push_back(v);
+        }
+    }
+    for (; j < m; ++j) {
+        const double v = (double)s[j];
+        bad = bad || v != v;
+        if (v >= t) top.push_back(v);
+    }
+    if (bad) {
+        nan = true;
+        return true;
+    }
+    int64_t other = 0;  // relevant and unjudged items among them
+    for (const AucKey &q : pos) other += q.s >= t;
+    for (const AucKey &q : unj) other += q.s >= t;
+    if ((int64_t)top.size() - other < c) return false;
+    // Their slots (count_slots: the cells' histograms, no chain of
+    // increments of one slot); none is -inf (t > -inf).
+    w.n.assign(2 * (size_t)D + 2, 0);
+    count_slots<double, false>(top.data(), (int64_t)top.size(), w.buckets, w.n.data(), bad);
+    return true;
 }
 
 /* Whole-row AUC, or partial AUC up to max_fpr = f < 1 (McClish-standardized).
@@ -461,12 +534,20 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         value = u / (P * N);
         return false;
     }
-    const int64_t n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
+    const double fN = f * N;
+    double from = -INFINITY;  // the items counted: those scoring at least from
+    int64_t n_inf = 0;
+    if (!LATER && pauc_top<S>(s, m, fN, pos, unj, w, D, from, bad)) {
+        // (no item scored -inf among them: from > -inf)
+    } else {
+        from = -INFINITY;
+        n_inf = auc_slot_counts<S, LATER>(s, m, w, D, bad);
+    }
     if (bad) {
         flags |= FLAG_NAN_SCORE;
         return false;
     }
-    const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D);
+    const int64_t u_inf = auc_unjudged_slots<LATER>(unj, w, D, from);
     double p_fin = 0.0;  // relevant items scored above -inf
     for (int64_t i = 0; i < D; ++i) p_fin += w.kr[(size_t)i];
     const double p_inf = P - p_fin;
@@ -477,8 +558,9 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     // above it)/P; the area up to f, then McClish's standardization. The u
     // non-relevant items of a tie group take the next u places in any
     // order; the i-th of them has i r / (u + 1) of the group's r relevant
-    // items above it on average.
-    const double fN = f * N;
+    // items above it on average. From pauc_top's items (from > -inf), the
+    // slots below from's are not counted: the walk ends before them, once
+    // i0 reaches fN (a group then returns at once).
     double area = 0.0;  // in units of (1/N) x (relevant items)
     int64_t i0 = 0;     // non-relevant items before the group
     auto group = [&](int64_t u_g, double above, double tied) {

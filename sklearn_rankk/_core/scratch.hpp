@@ -104,6 +104,8 @@ struct AucWork {
     std::vector<int64_t> sidx;
     std::vector<double> sdat;
     std::vector<uint8_t> flag;
+    // partial AUC's items at the top of the row (pauc_top)
+    std::vector<double> topv;
 };
 
 // The DCG family's work space (formulas_dcg.hpp): expected gains by rank,
