@@ -47,14 +47,11 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
     bool self_reading = count_checks_nothing<Rel>::value;
     for (int32_t q = 0; q < n_req; ++q)
         self_reading = self_reading && auc_reads_row_itself(plan.req[q]);
-    if (self_reading) {
-        for (int32_t q = 0; q < n_req; ++q)
-            empty[q] = auc_family_row(plan.req[q], s, m, rel, t, exact, sc.auc,
-                                      out + plan.req[q].col, flags)
-                           ? 1
-                           : 0;
-        return;
+    for (int32_t q = 0; q < n_req && self_reading; ++q) {
+        const Request &r = plan.req[q];
+        empty[q] = auc_family_row(r, s, m, rel, t, exact, sc.auc, out + r.col, flags);
     }
+    if (self_reading) return;
     const int64_t n_rel = rel.count(flags);
     const bool judged = plan.want_judged != 0;
     // Judged non-relevant items of the whole row, retrieved or not (bpref's
