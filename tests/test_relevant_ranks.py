@@ -1,4 +1,4 @@
-"""Whole-ranking AP, bpref, infAP, interpolated precision, binG, yaap unsorted.
+"""Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR: rows unsorted.
 
 Over the whole ranking these measures read only the tie groups holding a
 relevant item and how many items (judged non-relevant, unjudged) rank above
@@ -32,6 +32,8 @@ MEASURES = [
     ("eleven_point_precision", {}),
     ("binary_g", {}),
     ("yaap", {}),
+    ("err", {}),
+    ("err", {"max_grade": None}),
 ]
 
 

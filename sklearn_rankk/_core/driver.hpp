@@ -64,15 +64,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                   plan.req[q].formula == AUC;
     const int64_t n_nonrel = want_nr && t >= 0.0 ? m - n_rel - rel.count_negative() : 0;
     // Retrieved items (scores above -inf; NaN counts, and is flagged), for
-    // the set measures.
+    // the set measures: counted below, unless read from the relevant ranks.
     int64_t n_ret = 0;
     bool have_nret = false;
-    for (int32_t q = 0; q < n_req; ++q)
-        if (plan.req[q].k == K_NRET) {
-            for (int64_t j = 0; j < m; ++j) n_ret += !((double)s[j] == -INFINITY);
-            have_nret = true;
-            break;
-        }
     // A request's depth: its k, the whole row, |R| (times r.level, as
     // trec_eval's Rprec_mult: (long)(level |R| + 0.9), |R| at level 1) or the
     // retrieved items.
@@ -81,7 +75,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
             return r.level == 1.0 ? n_rel : (int64_t)(r.level * (double)n_rel + 0.9);
         return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_ret);
     };
-    // Whole-ranking AP, bpref, infAP, interpolated precision, binG: from the
+    // Whole-ranking AP, bpref, infAP, interpolated precision, binG, yaap,
+    // nDCG, DCG, MRR and ERR: from the
     // relevant items' ranks, without sorting the row (relevant_ranks.hpp);
     // the rest of the driver skips them.
     std::vector<uint8_t> &by_rr = sc.by_rel_ranks;
@@ -96,6 +91,12 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         n_rr = answer_from_relevant_ranks(s, m, rel, plan, by_rr.data(), n_rel, n_nonrel, sc, out,
                                           empty, flags);
     if (n_rr == n_req) return;
+    for (int32_t q = 0; q < n_req; ++q)
+        if (plan.req[q].k == K_NRET && !by_rr[q]) {
+            for (int64_t j = 0; j < m; ++j) n_ret += !((double)s[j] == -INFINITY);
+            have_nret = true;
+            break;
+        }
     // How deep this row is ranked, and how deep its ideal ranking is read.
     // Set cut-offs (a sum over the first c ranks: precision, recall, F,
     // hit, R-precision, ...) deeper than every other cut-off are answered

@@ -27,7 +27,7 @@
  * vectorised pass to find them); pairwise accuracy sums
  * its own value per slot over the items of its largest grade. A dense row
  * that is mostly grade 0 is read once for its other items and then as a
- * CSR row of them (auc_as_sparse). AUC@k reads the driver's ranks and tie
+ * CSR row of them (dense_as_sparse, rows.hpp). AUC@k reads the driver's ranks and tie
  * groups (RowView).
  */
 #ifndef SKLEARN_RANKK_FORMULAS_AUC_HPP
@@ -592,81 +592,11 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     return false;
 }
 
-/* Whether y[j] is not 0 (NaN: not 0), for j in [0, n): a vectorised loop. */
-template <class R>
-RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
-    for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
-}
-
-/* A dense row read as a CSR row. These measures read a CSR row's stored
- * items only (its other items have grade 0: judged, and relevant only
- * when the threshold is below 0, which they read from the count), so a
- * dense row that is mostly grade 0 is read once for its other items (a
- * vectorised pass of flags, then the flagged items, 64 at a time by the
- * bits of their flags: no branch per item) and then as a CSR row of them
- * (w.sidx, w.sdat): the same classes and grades, so the same values,
- * without reading the grades again. False (out unset) for a row view that
- * is not dense, or one with more than a quarter of its items not 0 (read
- * as it is). With `prefetch` (the row's scores, of `bytes` bytes), the
- * scores are fetched into cache alongside: the stored items' scores are
- * read next, at scattered columns. */
-template <class Rel>
-bool auc_as_sparse(const Rel &, int64_t, AucWork &, Sparse &, const void * = nullptr,
-                   size_t = 0) {
-    return false;
-}
-template <class R>
-bool auc_as_sparse(const Aligned<R> &rel, int64_t m, AucWork &w, Sparse &out,
-                   const void *prefetch = nullptr, size_t bytes = 0) {
-    constexpr int64_t CHUNK = 4096;
-    const int64_t most = m / 4;
-    w.sidx.resize((size_t)most + 64);
-    w.sdat.resize((size_t)most + 64);
-    w.flag.resize(CHUNK + 64);
-    uint8_t *fl = w.flag.data();
-    int64_t *idx = w.sidx.data();
-    double *dat = w.sdat.data();
-    const char *pf = static_cast<const char *>(prefetch);
-    const size_t per_item = bytes / (size_t)std::max<int64_t>(m, 1);
-    int64_t n_out = 0;
-    for (int64_t a = 0; a < m; a += CHUNK) {
-        const int64_t n = std::min(CHUNK, m - a);
-        nonzero_flags<R>(rel.y + a, n, fl);
-        std::memset(fl + n, 0, 64);
-        for (int64_t q = 0; q < n; q += 64) {
-            if (pf)
-                for (size_t o = (size_t)(a + q) * per_item;
-                     o < std::min(bytes, (size_t)(a + q + 64) * per_item); o += 64)
-                    rankk_prefetch(pf + o);
-            uint64_t bits = 0;  // bit i: item q + i is flagged
-            for (int b = 0; b < 8; ++b) {
-                uint64_t word;  // eight flags of 0 or 1: their bits gathered
-                std::memcpy(&word, fl + q + 8 * b, 8);
-                bits |= ((word * 0x0102040810204080ULL) >> 56) << (8 * b);
-            }
-            while (bits) {
-                const int64_t j = a + q + rankk_ctz64(bits);
-                bits &= bits - 1;
-                idx[n_out] = j;
-                dat[n_out] = (double)rel.y[j];
-                ++n_out;
-            }
-            if (n_out > most) return false;  // (room for 64 more: most + 64)
-        }
-    }
-    out.indices = idx;
-    out.data = dat;
-    out.a = 0;
-    out.b = n_out;
-    out.t = 0.0;  // (not read here: the threshold is t)
-    return true;
-}
-
 template <class S, class Rel>
 bool auc_whole_row(const S *s, int64_t m, const Rel &rel, double t, bool exact, double f,
                    AucWork &w, double &value, uint8_t &flags) {
     Sparse v;
-    if (auc_as_sparse(rel, m, w, v, s, (size_t)m * sizeof(S)))
+    if (dense_as_sparse(rel, m, w.dense, v, s, (size_t)m * sizeof(S)))
         return exact ? auc_whole_row_t<S, Sparse, false>(s, m, v, t, f, w, value, flags)
                      : auc_whole_row_t<S, Sparse, true>(s, m, v, t, f, w, value, flags);
     return exact ? auc_whole_row_t<S, Rel, false>(s, m, rel, t, f, w, value, flags)

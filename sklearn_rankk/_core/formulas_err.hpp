@@ -65,8 +65,9 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
             }
         };
         members(a, b, n > b - a, take);
-        const int64_t lim = std::min(n, end - a);  // offsets read
         const int64_t q = (int64_t)R.size(), z = n - q;
+        if (q == 0 && !curve) return;  // no term, the survival unchanged
+        const int64_t lim = std::min(n, end - a);  // offsets read
         // M and G over the members R, then count - q members of R = 0,
         // at offsets < width.
         auto recur = [&](int64_t count, int64_t width) {

@@ -218,7 +218,7 @@ template <class S, class Rel>
 bool pairwise_accuracy_row(const S *s, int64_t m, const Rel &rel, bool exact, AucWork &w,
                            double &value, double &n_pairs, uint8_t &flags) {
     Sparse v;
-    if (auc_as_sparse(rel, m, w, v, s, (size_t)m * sizeof(S)))
+    if (dense_as_sparse(rel, m, w.dense, v, s, (size_t)m * sizeof(S)))
         return exact ? pairwise_accuracy_t<S, Sparse, false>(s, m, v, w, value, n_pairs, flags)
                      : pairwise_accuracy_t<S, Sparse, true>(s, m, v, w, value, n_pairs, flags);
     return exact ? pairwise_accuracy_t<S, Rel, false>(s, m, rel, w, value, n_pairs, flags)
@@ -267,7 +267,7 @@ double auc_row_count(const S *s, int64_t m, const Rel &rel, double t, int32_t wh
     }
     int64_t n_pos = 0, n_neg = 0;
     Sparse v;
-    if (auc_as_sparse(rel, m, w, v)) auc_class_counts(m, v, t, n_pos, n_neg);
+    if (dense_as_sparse(rel, m, w.dense, v)) auc_class_counts(m, v, t, n_pos, n_neg);
     else auc_class_counts(m, rel, t, n_pos, n_neg);
     if (which == COUNT_RELEVANT) return (double)n_pos;
     if (which == COUNT_JUDGED) return (double)(n_pos + n_neg);

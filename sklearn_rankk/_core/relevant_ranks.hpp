@@ -1,8 +1,8 @@
 /* Whole-ranking measures from the relevant items' ranks alone, without
  * sorting the row.
  *
- * Average precision, bpref, inferred AP, interpolated precision, binG and
- * yaap over the whole ranking read nothing of a tie group without a
+ * Average precision, bpref, inferred AP, interpolated precision, binG,
+ * yaap and ERR over the whole ranking read nothing of a tie group without a
  * relevant item but how many items it holds (and, for bpref and infAP, how
  * many of them are judged non-relevant or not judged): every per-rank term
  * there is 0, and the counts before a relevant group enter only as sums of
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "formulas_dcg.hpp"
+#include "formulas_err.hpp"
 #include "formulas_gain.hpp"
 #include "formulas_iprec.hpp"
 #include "formulas_judged.hpp"
@@ -53,6 +54,7 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     switch (r.formula) {
     case AVERAGE_PRECISION:
     case YAAP:
+    case ERR:
         return whole;
     case DCG:
     case NDCG:  // linear or exponential gains, log discounts (no map, no table)
@@ -76,24 +78,29 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
 template <class S, bool LATER, class Rel>
 RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool judged,
                            int64_t n_rel, RelRanks &rr, uint8_t &flags, bool gains = false,
-                           bool exponential = false) {
+                           bool exponential = false, bool grades = false) {
     // The keys: the relevant retrieved items in rank order; with `gains`,
     // each key's sums of linear (and exponential) gains too, added in rank
     // order as the sorted path adds its tie group's (add_gain: a relevant
     // item's gain is its grade when positive).
     auto &items = rr.items;
     items.clear();
-    auto &ig = rr.item_g, &ix = rr.item_x;
+    // With `grades`, each key's grades too (ky, in rank order, from kfirst).
+    auto &ig = rr.item_g, &ix = rr.item_x, &iy = rr.item_y;
     ig.clear();
     ix.clear();
+    iy.clear();
+    double top = 0.0;  // the largest relevant grade, retrieved or not
     rel.each_stored([&](int64_t j, double y) {
         const double x = (double)s[j];
+        if (grades && y > t && y > top) top = y;
         if (y > t && x > -INFINITY) {
             items.push_back({x, j});
             if (gains) {
                 ig.push_back(y > 0.0 ? gain_lin(y, 0) : 0.0);
                 ix.push_back(exponential && y > 0.0 ? gain_exp(y, 0) : 0.0);
             }
+            if (grades) iy.push_back(y);
         }
     });
     auto better = [](const auto &p, const auto &q) {
@@ -101,7 +108,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
                (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
     };
     auto &order = rr.order;
-    if (!gains) {
+    if (!gains && !grades) {
         std::sort(items.begin(), items.end(), better);
     } else {  // the gains follow their items
         order.resize(items.size());
@@ -118,9 +125,14 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     kr.clear();
     kg.clear();
     kx.clear();
+    auto &ky = rr.ky;
+    auto &kfirst = rr.kfirst;
+    ky.clear();
+    kfirst.clear();
     for (size_t i = 0; i < items.size(); ++i) {
-        const size_t at = gains ? (size_t)order[i] : i;
+        const size_t at = gains || grades ? (size_t)order[i] : i;
         const auto &p = items[at];
+        if (grades) ky.push_back(iy[at]);
         if (!LATER && !key.empty() && key.back() == p.first) {
             kr.back() += 1.0;
             if (gains) {
@@ -132,11 +144,13 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
         key.push_back(p.first);
         kcol.push_back(p.second);
         kr.push_back(1.0);
+        if (grades) kfirst.push_back((int64_t)i);
         if (gains) {
             kg.push_back(0.0 + ig[at]);
             kx.push_back(0.0 + ix[at]);
         }
     }
+    rr.top = top;
     const int64_t D = (int64_t)key.size();
     key.push_back(-INFINITY);
     kcol.push_back(-1);
@@ -176,6 +190,10 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     if (gains)
         for (auto *v : {&rr.gg, &rr.gx})
             if ((int64_t)v->size() < covered) v->resize(covered);
+    if (grades) {
+        if ((int64_t)rr.gy.size() < covered) rr.gy.resize(covered);
+        if ((int64_t)rr.gfirst.size() < covered) rr.gfirst.resize(covered);
+    }
     auto &bounds = rr.bounds;
     bounds.clear();
     int64_t a = 0;
@@ -188,13 +206,18 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
             rr.gg[a] = (k & 1) ? kg[k >> 1] : 0.0;
             rr.gx[a] = (k & 1) ? kx[k >> 1] : 0.0;
         }
+        if (grades) {  // a group's first grade (a gap's: 0, not relevant)
+            rr.gfirst[a] = (k & 1) ? kfirst[k >> 1] : 0;
+            rr.gy[a] = (k & 1) ? ky[kfirst[k >> 1]] : 0.0;
+        }
         rr.w_np[a] = wn[k];
         rr.w_pool[a] = wp[k];
         a += n[k];
     }
     bounds.push_back(a);
     const TieGroups groups{bounds.data(), (int64_t)bounds.size() - 1};
-    return RowView{a,       a,       m,       n_rel,          nullptr,           nullptr,
+    const double *grade = grades ? rr.gy.data() : nullptr;  // at a group's first rank only
+    return RowView{a,       a,       m,       n_rel,          grade,             nullptr,
                    nullptr, nullptr, nullptr, nullptr,        rr.ng.data(),      rr.rg.data(),
                    rr.w_np.data(), rr.w_pool.data(), nullptr, groups};
 }
@@ -209,21 +232,30 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
                                    uint8_t *answer, int64_t n_rel, int64_t n_nonrel,
                                    Scratch &sc, double *out, uint8_t *empty, uint8_t &flags) {
     const double t = plan.threshold;
+    // A dense row, mostly grade 0: read as a CSR row of its other items
+    // (the same grades in the same order: the same values).
+    Sparse sv;
+    if (dense_as_sparse(rel, m, sc.auc.dense, sv, s, (size_t)m * sizeof(S))) {
+        sv.t = t;
+        return answer_from_relevant_ranks(s, m, sv, plan, answer, n_rel, n_nonrel, sc, out, empty,
+                                          flags);
+    }
     const bool judged = plan.want_judged != 0;
-    bool gains = false, exponential = false;
+    bool gains = false, exponential = false, grades = false;
     for (int32_t q = 0; q < plan.n_req; ++q) {
         const Request &r = plan.req[q];
         if (answer[q] && (r.formula == DCG || r.formula == NDCG)) {
             gains = true;
             exponential = exponential || r.exponential;
         }
+        grades = grades || (answer[q] && r.formula == ERR);
     }
     RelRanks &rr = sc.rel_ranks;
     const RowView v = plan.ties == TIES_EXACT
                           ? relevant_rank_view<S, false>(s, m, rel, t, judged, n_rel, rr, flags,
-                                                         gains, exponential)
+                                                         gains, exponential, grades)
                           : relevant_rank_view<S, true>(s, m, rel, t, judged, n_rel, rr, flags,
-                                                        gains, exponential);
+                                                        gains, exponential, grades);
     // Interpolated precision: every recall point asked, in one pass.
     std::vector<int64_t> &cs = sc.iprec.cs;
     std::vector<double> &values = sc.iprec.values;
@@ -356,6 +388,19 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
             double total = 0.0;  // in trec_eval's order: the last level first
             for (int64_t i = r.n_levels - 1; i >= 0; --i) total += iprec_at(r.levels[i]);
             o[0] = r.n_levels > 0 ? total / (double)r.n_levels : 0.0;
+            break;
+        }
+        case ERR: {
+            /* The sorted path's walk over the groups: a gap adds nothing and
+             * keeps the survival (every member's R is 0), a key's group
+             * reads its relevant members' grades in rank order (the sorted
+             * path's order within a tie group: by column), the rest R = 0.
+             * max_grade=None: the row's largest relevant grade (rr.top). */
+            auto members = [&](int64_t a, int64_t, bool, auto &&fn) {
+                const int64_t first = rr.gfirst[a], count = (int64_t)v.rg[a];
+                for (int64_t i = first; i < first + count; ++i) fn(rr.ky[i]);
+            };
+            err_value(r, v, sc, rr.top, t, false, v.K_eff, o, members);
             break;
         }
         case YAAP:  // never empty: 0 without a relevant item

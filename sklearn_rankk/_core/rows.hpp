@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <type_traits>
@@ -347,6 +348,86 @@ struct Sparse {
             if ((double)s[indices[j]] == kth) fn(data[j]);
     }
 };
+
+// A dense row's items not of grade 0, as a CSR row (dense_as_sparse), and
+// its flags.
+struct SparseCopy {
+    std::vector<int64_t> idx;
+    std::vector<double> dat;
+    std::vector<uint8_t> flag;
+};
+
+/* Whether y[j] is not 0 (NaN: not 0), for j in [0, n): a vectorised loop. */
+template <class R>
+RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
+    for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
+}
+
+/* A dense row read as a CSR row of its items not of grade 0 (the AUC
+ * family, the whole-ranking measures of relevant_ranks.hpp: they read a
+ * CSR row's stored items only; its other items have grade 0, judged, and
+ * relevant only when the threshold is below 0, which they read from the
+ * count). Such a row, mostly grade 0, is read once for its other items (a
+ * vectorised pass of flags, then the flagged items, 64 at a time by the
+ * bits of their flags: no branch per item) and then as a CSR row of them
+ * (w.idx, w.dat; out.t is 0, set by the caller where read): the same
+ * classes and grades, so the same values, without reading the grades
+ * again. False (out unset) for a row view that
+ * is not dense, or one with more than a quarter of its items not 0 (read
+ * as it is). With `prefetch` (the row's scores, of `bytes` bytes), the
+ * scores are fetched into cache alongside: the stored items' scores are
+ * read next, at scattered columns. */
+template <class Rel>
+bool dense_as_sparse(const Rel &, int64_t, SparseCopy &, Sparse &, const void * = nullptr,
+                   size_t = 0) {
+    return false;
+}
+template <class R>
+bool dense_as_sparse(const Aligned<R> &rel, int64_t m, SparseCopy &w, Sparse &out,
+                   const void *prefetch = nullptr, size_t bytes = 0) {
+    constexpr int64_t CHUNK = 4096;
+    const int64_t most = m / 4;
+    w.idx.resize((size_t)most + 64);
+    w.dat.resize((size_t)most + 64);
+    w.flag.resize(CHUNK + 64);
+    uint8_t *fl = w.flag.data();
+    int64_t *idx = w.idx.data();
+    double *dat = w.dat.data();
+    const char *pf = static_cast<const char *>(prefetch);
+    const size_t per_item = bytes / (size_t)std::max<int64_t>(m, 1);
+    int64_t n_out = 0;
+    for (int64_t a = 0; a < m; a += CHUNK) {
+        const int64_t n = std::min(CHUNK, m - a);
+        nonzero_flags<R>(rel.y + a, n, fl);
+        std::memset(fl + n, 0, 64);
+        for (int64_t q = 0; q < n; q += 64) {
+            if (pf)
+                for (size_t o = (size_t)(a + q) * per_item;
+                     o < std::min(bytes, (size_t)(a + q + 64) * per_item); o += 64)
+                    rankk_prefetch(pf + o);
+            uint64_t bits = 0;  // bit i: item q + i is flagged
+            for (int b = 0; b < 8; ++b) {
+                uint64_t word;  // eight flags of 0 or 1: their bits gathered
+                std::memcpy(&word, fl + q + 8 * b, 8);
+                bits |= ((word * 0x0102040810204080ULL) >> 56) << (8 * b);
+            }
+            while (bits) {
+                const int64_t j = a + q + rankk_ctz64(bits);
+                bits &= bits - 1;
+                idx[n_out] = j;
+                dat[n_out] = (double)rel.y[j];
+                ++n_out;
+            }
+            if (n_out > most) return false;  // (room for 64 more: most + 64)
+        }
+    }
+    out.indices = idx;
+    out.data = dat;
+    out.a = 0;
+    out.b = n_out;
+    out.t = 0.0;  // (not read here: the threshold is t)
+    return true;
+}
 
 /* Whether a row view's count (rel.count) checks nothing: a CSR row, a dense
  * row of integer grades (a float row's count flags NaN and infinite

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "key_buckets.hpp"
+#include "rows.hpp"
 
 namespace rankk {
 
@@ -66,12 +67,14 @@ struct GWork {
  * them (indexed by first rank). */
 struct RelRanks {
     std::vector<std::pair<double, int64_t>> items;
-    std::vector<double> item_g, item_x;  // each item's gains, in the order found
+    std::vector<double> item_g, item_x, item_y;  // each item's gains and grade, in the order found
     std::vector<int64_t> order;          // the items in rank order
     std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
-    std::vector<int64_t> kcol, n, bounds;
+    std::vector<double> ky, gy;          // the keys' grades in rank order; a group's first
+    std::vector<int64_t> kcol, n, bounds, kfirst, gfirst;  // a key's (group's) first in ky
     std::vector<double> wn, wp, ng, rg, gg, gx, w_np, w_pool;
     KeyBuckets buckets;  // where an item falls among the keys
+    double top = 0.0;    // with grades: the row's largest relevant grade (0 without)
 };
 
 // AUC and its kin (formulas_auc.hpp): an item (score, column), and an
@@ -100,10 +103,7 @@ struct AucWork {
     KeyBuckets buckets;
     std::vector<PairItem> items;
     std::vector<double> grades, tree, prefix, g_of;
-    // a dense row's items not of grade 0 (auc_as_sparse), and its flags
-    std::vector<int64_t> sidx;
-    std::vector<double> sdat;
-    std::vector<uint8_t> flag;
+    SparseCopy dense;  // a dense row's items not of grade 0 (dense_as_sparse)
     // partial AUC's items at the top of the row (pauc_top)
     std::vector<double> topv;
 };
