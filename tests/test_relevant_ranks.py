@@ -1,4 +1,5 @@
-"""Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR: rows unsorted.
+"""Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR, Rndcg, ndcg_rel,
+G and rbp_resid: rows unsorted.
 
 Over the whole ranking these measures read only the tie groups holding a
 relevant item and how many items (judged non-relevant, unjudged) rank above
@@ -34,6 +35,11 @@ MEASURES = [
     ("yaap", {}),
     ("err", {}),
     ("err", {"max_grade": None}),
+    ("rndcg", {}),
+    ("ndcg_rel", {}),
+    ("normalized_gain", {}),
+    ("rbp_residual", {}),
+    ("rbp_residual", {"p": 0.9}),
 ]
 
 
@@ -150,7 +156,30 @@ def test_tie_groups_without_relevant_items(ignore_ties):
             if not (y_true[i, members] > 0).any():
                 fixed[i, members] += np.arange(members.size) * 1e-3
     for metric, params in MEASURES:
+        if metric == "rbp_residual":  # reads the unjudged items' ranks
+            continue
         want = _expected(metric, params, y_true, fixed, ignore_ties)
+        got = _call(metric, params, y_true, y_score, ignore_ties)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=metric)
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_relevant_items_on_top(ignore_ties):
+    """The relevant items at the top of rankings one to four items longer
+    (the rest retrieved, or at -inf): the ranks read end at the last
+    relevant item, short of the ranking's end, which Rndcg reads (a last
+    nDCG term when the ranking is at least 2 longer than the ideal)."""
+    y_true = np.zeros((8, 6), dtype=np.int64)
+    y_true[:, :2] = [1, 2]  # the lower grade first: nDCG@2 < 1
+    plain = np.tile(np.arange(6, 0, -1, dtype=np.float64), (4, 1))
+    for i in range(4):  # 3, 4, 5, 6 retrieved items
+        plain[i, 3 + i :] = -np.inf
+    tied = plain.copy()
+    tied[:, 1] = tied[:, 0]  # the two relevant items tied
+    tied[2:, 2] = tied[2:, 0]  # and a non-relevant one with them
+    y_score = np.vstack([plain, tied])
+    for metric, params in MEASURES:
+        want = _expected(metric, params, y_true, y_score, ignore_ties)
         got = _call(metric, params, y_true, y_score, ignore_ties)
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=metric)
 
@@ -169,6 +198,10 @@ def test_beside_cut_off_measures(ignore_ties):
         "eleven_point_precision",
         "binary_g",
         "yaap",
+        "rndcg",
+        "ndcg_rel",
+        "normalized_gain",
+        "rbp_residual",
     ]
     together = row_values(
         requests_for_names(names, {}), y_true, y_score, ignore_ties=ignore_ties

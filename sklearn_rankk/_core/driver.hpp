@@ -577,7 +577,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                                      : n_ret > K_eff       ? retrieved_relevant()
                                      : K_eff > 0           ? ecum[K_eff - 1]
                                                            : 0.0;
-            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, ret_rel_q, t, curve, c_end, o);
+            is_empty = gain_measure(r, view, sc, K_ideal, n_ret, ret_rel_q, t, curve, c_end, o,
+                                    members);
             break;
         }
         case AUC:

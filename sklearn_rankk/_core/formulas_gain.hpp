@@ -44,7 +44,8 @@ inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
     return n;
 }
 
-/* G's expected terms for one tie group at ranks [a, a + n): the sum over its
+/* G's expected terms for one tie group at ranks [a, a + n) (cost: the ideal
+ * cost prefix from rank a on): the sum over its
  * positive-gain members j of E[g_j / log2(2 + C(rank_j) - S0 - g_j - T_j)],
  * where C is the ideal cost prefix, S0 the gains before the group and T_j the
  * gains of the group members ranked above j: a uniformly random o-subset of
@@ -57,8 +58,8 @@ inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
  * vs zero-gain others). Cost per group: O(L n P U), L distinct positive
  * gains, n members, P positive ones, U distinct partial sums (at most 1 + the
  * group's gain total for integer grades). */
-inline double g_group(const std::vector<double> &gains, int64_t a, const double *cost,
-                      double S0, GWork &work) {
+inline double g_group(const std::vector<double> &gains, const double *cost, double S0,
+                      GWork &work) {
     const int64_t n = (int64_t)gains.size();
     auto &classes = work.fclasses;  // (gain, multiplicity)
     auto &pos = work.fpos;
@@ -112,7 +113,7 @@ inline double g_group(const std::vector<double> &gains, int64_t a, const double 
         // have == P - 1 positive others, z zero-gain others.
         double acc = 0.0;
         for (int64_t o = 0; o < n; ++o) {
-            const double Co = cost[a + o];
+            const double Co = cost[o];
             for (int64_t c = std::max<int64_t>(0, o - z); c <= std::min(o, have); ++c) {
                 const double hc = hypergeom((double)(n - 1), (double)have, (double)o, (double)c);
                 if (hc == 0.0) continue;
@@ -340,10 +341,18 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
 }
 
 /* One request of a gain measure on one row: writes o[0] (o[0..c_end) for an
- * rbp curve) and returns whether the row is empty for it. */
-inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ideal,
-                         int64_t n_ret, double ret_rel, double t, bool curve, int64_t c_end,
-                         double *o) {
+ * rbp curve) and returns whether the row is empty for it. n_ret: the
+ * retrieved items (utility's set, Rndcg's ranking length). Rndcg, ndcg_rel
+ * and G read a group's expected gain at its first rank (v.eg[a]: the same at
+ * every rank of the group) and its members' grades from members(a, b,
+ * straddles, fn), fn(grade) for each (those of grade <= t or <= 0, without a
+ * gain, may be left out), so that they also run on the relevant items' ranks
+ * (relevant_ranks.hpp), where a group without a relevant item adds nothing
+ * and is skipped: every term of such a group is 0. */
+template <class Members>
+bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ideal, int64_t n_ret,
+                  double ret_rel, double t, bool curve, int64_t c_end, double *o,
+                  Members &&members) {
     const int64_t K_eff = v.K_eff;
     const double *eg = v.eg;
     double ideal_sum = 0.0;
@@ -403,18 +412,30 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
     if (r.formula == RNDCG) {
         // Mean of nDCG@b over the ends b of the ideal ranking's gain levels,
         // and at the end of the ranking when it is at least 2 longer than
-        // the positive ideal (trec_eval's loop). Linear in E[gain] per rank.
+        // the positive ideal (trec_eval's loop). Linear in E[gain] per rank:
+        // the DCG adds rank c's term before the ideal rank c is read, the
+        // ranks in order (those of a group without a gain add 0).
         double dcg = 0.0, idcg = 0.0, total = 0.0, count = 0.0;
-        for (int64_t c = 0; c < n_pos; ++c) {
-            if (c < K_eff) dcg += eg[c] * disc[c];
-            idcg += ideal[c] * disc[c];
-            if (c + 1 == n_pos || ideal[c + 1] != ideal[c]) {
-                total += dcg / idcg;
-                count += 1.0;
+        int64_t c_ideal = 0;
+        auto ideal_to = [&](int64_t end) {  // the ideal ranks before `end`
+            for (end = std::min(end, n_pos); c_ideal < end; ++c_ideal) {
+                idcg += ideal[c_ideal] * disc[c_ideal];
+                if (c_ideal + 1 == n_pos || ideal[c_ideal + 1] != ideal[c_ideal]) {
+                    total += dcg / idcg;
+                    count += 1.0;
+                }
             }
-        }
-        if (K_eff >= n_pos + 2) {
-            for (int64_t c = n_pos; c < K_eff; ++c) dcg += eg[c] * disc[c];
+        };
+        v.groups.each(K_eff, [&](int64_t a, int64_t b) {
+            const double ega = eg[a];
+            if (!(ega != 0.0)) return;
+            for (int64_t c = a; c < b; ++c) {
+                ideal_to(c);
+                dcg += ega * disc[c];
+            }
+        });
+        ideal_to(n_pos);
+        if (n_ret >= n_pos + 2) {
             total += dcg / idcg;
             count += 1.0;
         }
@@ -427,30 +448,33 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
         // final DCG / IDCG, over the positive-gain items. Under ties
         // E[pos_i g_j] is E[g_i] for j = i, (P/n) E[g_j] for j in an earlier
         // group and S (P - 1) / (n (n - 1)) in the same group.
+        // IDCG(rank c): a table over the ideal's ranks, the whole IDCG below.
         double dcg_before = 0.0, total = 0.0, idcg = 0.0, pos_ret = 0.0;
         std::vector<double> &idcg_at = sc.idcg_at;
-        idcg_at.resize((size_t)depth);
-        for (int64_t c = 0; c < depth; ++c) {
-            if (c < n_pos) idcg += ideal[c] * disc[c];
+        idcg_at.resize((size_t)n_pos);
+        for (int64_t c = 0; c < n_pos; ++c) {
+            idcg += ideal[c] * disc[c];
             idcg_at[c] = idcg;
         }
         v.groups.each(K_eff, [&](int64_t a, int64_t b) {
             const double n = (double)(b - a);
             double P = 0.0, S = 0.0;
-            for (int64_t p = a; p < b; ++p) {
-                const double g = gain_of(v.grade[p], t);
+            members(a, b, false, [&](double y) {
+                const double g = gain_of(y, t);
                 if (g > 0.0) {
                     P += 1.0;
                     S += g;
                 }
-            }
+            });
+            if (P == 0.0) return;  // every term 0
             const double same = n > 1.0 ? S * (P - 1.0) / (n * (n - 1.0)) : 0.0;
+            const double ega = eg[a];
             double disc_in = 0.0, dcg_group = 0.0;
             for (int64_t p = a; p < b; ++p) {
-                const double term = eg[p] * disc[p] + P / n * dcg_before + same * disc_in;
-                total += term / idcg_at[p];
+                const double term = ega * disc[p] + P / n * dcg_before + same * disc_in;
+                total += term / (p < n_pos ? idcg_at[p] : idcg);
                 disc_in += disc[p];
-                dcg_group += eg[p] * disc[p];
+                dcg_group += ega * disc[p];
             }
             dcg_before += dcg_group;
             pos_ret += P;
@@ -462,32 +486,56 @@ inline bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_
     // G: sum over items of gain g != 0 of g / log2(2 + C(i) - S(i)), C(i) the
     // sum over ranks <= i of max(ideal gain, 1), S(i) the gains of ranks
     // <= i; over the ideal gains' total.
+    // C(i) past the ideal's positive gains grows by 1 a rank: from C(n_pos -
+    // 1) on in closed form where that is a whole number (every sum then
+    // exact, as the running sum), else a table over every rank.
     std::vector<double> &cost = sc.cost;
+    int64_t table = std::min(K_eff, n_pos);
+    auto fill = [&](int64_t from, int64_t to) {
+        double cum = from > 0 ? cost[from - 1] : 0.0;
+        for (int64_t c = from; c < to; ++c) {
+            cum += std::max(c < n_pos ? ideal[c] : 0.0, 1.0);
+            cost[c] = cum;
+        }
+    };
     cost.resize((size_t)std::max<int64_t>(K_eff, 1));
-    double cum = 0.0;
-    for (int64_t c = 0; c < K_eff; ++c) {
-        cum += std::max(c < n_pos ? ideal[c] : 0.0, 1.0);
-        cost[c] = cum;
+    fill(0, table);
+    const double C_ideal = table > 0 ? cost[table - 1] : 0.0;
+    if (K_eff > table && !(whole_gain(C_ideal) && C_ideal + (double)K_eff < 0x1p52)) {
+        fill(table, K_eff);
+        table = K_eff;
     }
+    // A group's costs, ranks [a, b).
+    std::vector<double> &group_cost = sc.group_cost;
+    auto costs_of = [&](int64_t a, int64_t b) -> const double * {
+        if (b <= table) return cost.data() + a;
+        group_cost.resize((size_t)(b - a));
+        for (int64_t c = a; c < b; ++c)
+            group_cost[c - a] = c < table ? cost[c] : C_ideal + (double)(c + 1 - n_pos);
+        return group_cost.data();
+    };
     double total = 0.0, S0 = 0.0;
     std::vector<double> &gains = sc.gains;
     v.groups.each(K_eff, [&](int64_t a, int64_t b) {
         gains.clear();
         double sum = 0.0;
-        for (int64_t p = a; p < b; ++p) {
-            gains.push_back(gain_of(v.grade[p], t));
+        members(a, b, false, [&](double y) {
+            gains.push_back(gain_of(y, t));
             sum += gains.back();
-        }
+        });
+        gains.resize((size_t)(b - a), 0.0);  // the members left out: no gain
         int64_t n_positive = 0;
         for (double g : gains) n_positive += g > 0.0;
         if (n_positive == 1) {  // one positive member (or no tie): no other gain above it
+            const double *cg = costs_of(a, b);
             double mean = 0.0;
-            for (int64_t p = a; p < b; ++p) mean += 1.0 / std::log2(2.0 + cost[p] - S0 - sum);
+            for (int64_t o = 0; o < b - a; ++o) mean += 1.0 / std::log2(2.0 + cg[o] - S0 - sum);
             total += sum * mean / (double)(b - a);
         } else if (n_positive > 1) {
+            const double *cg = costs_of(a, b);
             double whole = 0.0;
-            if (g_group_whole(gains, cost.data() + a, S0, sc.g, sc.hx, whole)) total += whole;
-            else total += g_group(gains, a, cost.data(), S0, sc.g);
+            if (g_group_whole(gains, cg, S0, sc.g, sc.hx, whole)) total += whole;
+            else total += g_group(gains, cg, S0, sc.g);
         }
         S0 += sum;
     });

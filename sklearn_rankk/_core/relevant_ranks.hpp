@@ -2,11 +2,13 @@
  * sorting the row.
  *
  * Average precision, bpref, inferred AP, interpolated precision, binG,
- * yaap and ERR over the whole ranking read nothing of a tie group without a
- * relevant item but how many items it holds (and, for bpref and infAP, how
- * many of them are judged non-relevant or not judged): every per-rank term
- * there is 0, and the counts before a relevant group enter only as sums of
- * whole numbers, exact in any order. So the row is never sorted: the
+ * yaap, ERR, (n)DCG, MRR, Rndcg, ndcg_rel and G over the whole ranking read
+ * nothing of a tie group without a relevant item but how many items it
+ * holds (and, for bpref and infAP, how many of them are judged non-relevant
+ * or not judged): every per-rank term there is 0, and the counts before a
+ * relevant group enter only as sums of whole numbers, exact in any order.
+ * rbp_resid reads the unjudged items' ranks instead: it is 0 without an
+ * unjudged retrieved item, and left to the sorted path otherwise. So the row is never sorted: the
  * relevant retrieved items' scores are sorted (the keys, O(|R| log |R|))
  * and every item is counted into the gap between two keys or the tie group
  * of a key (key_buckets.hpp: a bucket index over the keys' range, O(1) an
@@ -66,6 +68,10 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     case IPREC:
     case ELEVEN_PT:
     case BING:
+    case RNDCG:
+    case NDCG_REL:
+    case G_GAIN:
+    case RBP_RESIDUAL:
         return whole || r.k == K_NRET;
     default:
         return false;
@@ -160,10 +166,11 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     KeyBuckets &kb = rr.buckets;
     kb.build(key.data(), kcol.data(), D, m, std::is_same<S, float>::value);
     bool bad = false;
+    rr.n_ret = -1;  // not counted
     if (D == 0) {  // no relevant item retrieved: no group is read
         bad = any_nan(s, m);
     } else {
-        count_slots<S, LATER>(s, m, kb, n.data(), bad);
+        rr.n_ret = m - count_slots<S, LATER>(s, m, kb, n.data(), bad);
     }
     if (bad) flags |= FLAG_NAN_SCORE;
     // Unjudged items per slot (infAP tells the two kinds apart).
@@ -188,7 +195,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     for (auto *v : {&rr.ng, &rr.rg, &rr.w_np, &rr.w_pool})
         if ((int64_t)v->size() < covered) v->resize(covered);
     if (gains)
-        for (auto *v : {&rr.gg, &rr.gx})
+        for (auto *v : {&rr.gg, &rr.gx, &rr.eg})
             if ((int64_t)v->size() < covered) v->resize(covered);
     if (grades) {
         if ((int64_t)rr.gy.size() < covered) rr.gy.resize(covered);
@@ -202,9 +209,10 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
         bounds.push_back(a);
         rr.ng[a] = (double)n[k];
         rr.rg[a] = (k & 1) ? kr[k >> 1] : 0.0;
-        if (gains) {
+        if (gains) {  // and the expected gain at each rank, as the driver's
             rr.gg[a] = (k & 1) ? kg[k >> 1] : 0.0;
             rr.gx[a] = (k & 1) ? kx[k >> 1] : 0.0;
+            rr.eg[a] = rr.gg[a] / rr.ng[a];
         }
         if (grades) {  // a group's first grade (a gap's: 0, not relevant)
             rr.gfirst[a] = (k & 1) ? kfirst[k >> 1] : 0;
@@ -216,9 +224,11 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     }
     bounds.push_back(a);
     const TieGroups groups{bounds.data(), (int64_t)bounds.size() - 1};
-    const double *grade = grades ? rr.gy.data() : nullptr;  // at a group's first rank only
+    // grade and eg: at a group's first rank only
+    const double *grade = grades ? rr.gy.data() : nullptr;
+    const double *eg = gains ? rr.eg.data() : nullptr;
     return RowView{a,       a,       m,       n_rel,          grade,             nullptr,
-                   nullptr, nullptr, nullptr, nullptr,        rr.ng.data(),      rr.rg.data(),
+                   eg,      nullptr, nullptr, nullptr,        rr.ng.data(),      rr.rg.data(),
                    rr.w_np.data(), rr.w_pool.data(), nullptr, groups};
 }
 
@@ -240,15 +250,50 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         return answer_from_relevant_ranks(s, m, sv, plan, answer, n_rel, n_nonrel, sc, out, empty,
                                           flags);
     }
+    // rbp_resid: 0 without an unjudged retrieved item; else the unjudged
+    // items' ranks are read on sorted ranks (its answer[q] is cleared).
+    bool only_resid = true;
+    int32_t n_resid = 0;
+    for (int32_t q = 0; q < plan.n_req; ++q) {
+        if (!answer[q]) continue;
+        const bool resid = plan.req[q].formula == RBP_RESIDUAL;
+        only_resid = only_resid && resid;
+        n_resid += resid;
+    }
+    if (n_resid > 0) {
+        bool unjudged = false;
+        if (rel.count_negative() > 0)
+            rel.each_stored([&](int64_t j, double y) {
+                unjudged = unjudged || (y < 0.0 && (double)s[j] > -INFINITY);
+            });
+        for (int32_t q = 0; q < plan.n_req; ++q) {
+            if (!answer[q] || plan.req[q].formula != RBP_RESIDUAL) continue;
+            if (unjudged) {
+                answer[q] = 0;
+            } else {
+                out[plan.req[q].col] = 0.0;
+                empty[q] = 0;  // defined whatever the relevant items
+            }
+        }
+        if (only_resid) {  // no rank read: the scores are checked for NaN
+            if (any_nan(s, m)) flags |= FLAG_NAN_SCORE;
+            return unjudged ? 0 : n_resid;
+        }
+    }
     const bool judged = plan.want_judged != 0;
     bool gains = false, exponential = false, grades = false;
+    bool ideal_gains = false;  // Rndcg, ndcg_rel and G read sc.ideal_lin
     for (int32_t q = 0; q < plan.n_req; ++q) {
         const Request &r = plan.req[q];
-        if (answer[q] && (r.formula == DCG || r.formula == NDCG)) {
+        if (!answer[q]) continue;
+        const int32_t f = r.formula;
+        const bool gain_m = f == RNDCG || f == NDCG_REL || f == G_GAIN;
+        if (f == DCG || f == NDCG || gain_m) {
             gains = true;
-            exponential = exponential || r.exponential;
+            exponential = exponential || (r.exponential && !gain_m);
         }
-        grades = grades || (answer[q] && r.formula == ERR);
+        ideal_gains = ideal_gains || gain_m;
+        grades = grades || f == ERR || f == NDCG_REL || f == G_GAIN;
     }
     RelRanks &rr = sc.rel_ranks;
     const RowView v = plan.ties == TIES_EXACT
@@ -284,9 +329,24 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         const int64_t c = recall_point(level, n_rel);
         return values[std::lower_bound(cs.begin(), cs.end(), c) - cs.begin()];
     };
-    // The ideal ranking's grades (nDCG), decreasing, once for the row.
+    // The ideal ranking's grades (nDCG), decreasing, once for the row; the
+    // gain measures' positive ones (sc.ideal_lin, as the driver sets it).
     std::vector<double> &ideal = sc.work_g;
     bool have_ideal = false;
+    if (ideal_gains) {
+        rel.ideal(ideal, n_rel, n_rel);
+        have_ideal = true;
+        sc.ideal_lin.assign((size_t)n_rel, 0.0);
+        for (size_t c = 0; c < ideal.size() && ideal[c] > 0.0; ++c) sc.ideal_lin[c] = ideal[c];
+        if (plan.any_exponential && !ideal.empty() && ideal[0] >= 1024.0)
+            flags |= FLAG_EXP_OVERFLOW;  // as the sorted path flags it
+    }
+    // A key group's relevant grades, in rank order (ERR, ndcg_rel, G: the
+    // rest of the group has none; a gap, none).
+    auto members = [&](int64_t a, int64_t, bool, auto &&fn) {
+        const int64_t first = rr.gfirst[a], count = (int64_t)v.rg[a];
+        for (int64_t i = first; i < first + count; ++i) fn(rr.ky[i]);
+    };
     int32_t answered = 0;
     for (int32_t q = 0; q < plan.n_req; ++q) {
         if (!answer[q]) continue;
@@ -379,8 +439,15 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
             o[0] = infap_value(v, v.K_eff, (double)n_rel, sc.hx, sc.hy);
             break;
         case BING:  // reads the groups' sizes and relevant counts only
-            gain_measure(r, v, sc, 0, v.K_eff, 0.0, t, false, 0, o);
+            gain_measure(r, v, sc, 0, v.K_eff, 0.0, t, false, 0, o, members);
             break;
+        case RNDCG:  // the ranking's length: the retrieved items
+        case NDCG_REL:
+        case G_GAIN:
+            empty[q] = gain_measure(r, v, sc, n_rel, rr.n_ret, 0.0, t, false, 0, o, members);
+            continue;
+        case RBP_RESIDUAL:  // answered above
+            continue;
         case IPREC:
             o[0] = iprec_at(r.level);
             break;
@@ -396,10 +463,6 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
              * reads its relevant members' grades in rank order (the sorted
              * path's order within a tie group: by column), the rest R = 0.
              * max_grade=None: the row's largest relevant grade (rr.top). */
-            auto members = [&](int64_t a, int64_t, bool, auto &&fn) {
-                const int64_t first = rr.gfirst[a], count = (int64_t)v.rg[a];
-                for (int64_t i = first; i < first + count; ++i) fn(rr.ky[i]);
-            };
             err_value(r, v, sc, rr.top, t, false, v.K_eff, o, members);
             break;
         }

@@ -72,9 +72,10 @@ struct RelRanks {
     std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
     std::vector<double> ky, gy;          // the keys' grades in rank order; a group's first
     std::vector<int64_t> kcol, n, bounds, kfirst, gfirst;  // a key's (group's) first in ky
-    std::vector<double> wn, wp, ng, rg, gg, gx, w_np, w_pool;
+    std::vector<double> wn, wp, ng, rg, gg, gx, eg, w_np, w_pool;
     KeyBuckets buckets;  // where an item falls among the keys
     double top = 0.0;    // with grades: the row's largest relevant grade (0 without)
+    int64_t n_ret = 0;   // the retrieved items (scores above -inf), where a key is
 };
 
 // AUC and its kin (formulas_auc.hpp): an item (score, column), and an
@@ -148,9 +149,9 @@ struct Scratch {
     std::vector<double> err_r, err_v, err_m, err_t;
     // fall-out: expected judged non-relevant items in ranks [0, p]
     std::vector<double> nrcum;
-    // the gain measures: ideal DCG at each rank (ndcg_rel), the ideal cost
-    // prefix and a group's gains (G)
-    std::vector<double> idcg_at, cost, gains;
+    // the gain measures: ideal DCG at each rank of the ideal (ndcg_rel), the
+    // ideal cost prefix, a group's costs and its gains (G)
+    std::vector<double> idcg_at, cost, group_cost, gains;
     // hypergeometric weights (hypergeom_pmf): inferred AP's two levels
     std::vector<double> hx, hy;
     GWork g;  // G's tie groups
