@@ -132,6 +132,18 @@ inline double g_group(const std::vector<double> &gains, const double *cost, doub
 // A whole number small enough for exact sums.
 inline bool whole_gain(double x) { return x == std::floor(x) && std::fabs(x) < 1e15; }
 
+/* 1 / log2(x) for the whole numbers x <= top at f[x] (0 below 2, and f[-4]
+ * .. f[-1] are 0 too), from a table kept across groups and rows (w.ftab):
+ * the values of 1.0 / std::log2((double)x), without the log. */
+inline const double *inv_log2_table(GWork &w, int64_t top) {
+    constexpr int64_t PAD = 4;
+    auto &ftab = w.ftab;
+    if (ftab.empty()) ftab.assign(PAD, 0.0);
+    for (int64_t x = (int64_t)ftab.size() - PAD; x <= top; ++x)
+        ftab.push_back(x >= 2 ? 1.0 / std::log2((double)x) : 0.0);
+    return ftab.data() + PAD;
+}
+
 // sum x[i] y[i], i < n, in eight running sums (they pipeline; SSE2, part of
 // every x86-64 CPU, where the compiler has it: see _simd.h).
 inline double dot8(const double *x, const double *y, int64_t n) {
@@ -283,13 +295,8 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
         const int64_t len = hi[c] - lo[c] + 1;
         for (int64_t t = 0; t < len; ++t) q2[off[c] + t] = (double)(hi[c] - t) * q[off[c] + len - 1 - t];
     }
-    // f(x) = 1 / log2(x) at ftab[PAD + x], 0 below 2 (never weighed)
-    constexpr int64_t PAD = 4;
-    auto &ftab = w.ftab;
-    if (ftab.empty()) ftab.assign(PAD, 0.0);
-    for (int64_t x = (int64_t)ftab.size() - PAD; x <= top; ++x)
-        ftab.push_back(x >= 2 ? 1.0 / std::log2((double)x) : 0.0);
-    const double *f = ftab.data() + PAD;
+    // f(x) = 1 / log2(x), 0 below 2 (never weighed)
+    const double *f = inv_log2_table(w, top);
     auto &inv = w.inv;
     for (int64_t i = std::max<int64_t>((int64_t)inv.size(), 1); i <= n; ++i) {
         if (inv.empty()) inv.push_back(0.0);
@@ -384,16 +391,20 @@ bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ide
     case BING: {
         // sum over relevant items of 1 / log2(2 + non-relevant items above),
         // over |R|. In a group of n with r relevant, X non-relevant members
-        // above a relevant one are uniform on 0..n-r.
-        double total = 0.0, nonrel = 0.0;
+        // above a relevant one are uniform on 0..n-r. Every argument is a
+        // whole number of at most 2 + K_eff: 1 / log2 from a table.
+        const double *f = inv_log2_table(sc.g, K_eff + 2);
+        double total = 0.0;
+        int64_t nonrel = 0;
         v.groups.each(K_eff, [&](int64_t a, int64_t) {
             const double n = v.ng[a], rg = v.rg[a];
+            const int64_t others = (int64_t)(n - rg);
             if (rg > 0.0) {
                 double s = 0.0;
-                for (double x = 0.0; x <= n - rg; x += 1.0) s += 1.0 / std::log2(2.0 + nonrel + x);
+                for (int64_t x = 0; x <= others; ++x) s += f[2 + nonrel + x];
                 total += rg * s / (n - rg + 1.0);
             }
-            nonrel += n - rg;
+            nonrel += others;
         });
         o[0] = v.n_rel > 0 ? total / (double)v.n_rel : 0.0;
         return v.n_rel == 0;
