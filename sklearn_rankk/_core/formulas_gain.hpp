@@ -201,6 +201,30 @@ inline void dot8_4(const double *x, const double *y, int64_t n, double *out) {
     for (int j = 0; j < 4; ++j) out[j] = s[j];
 }
 
+/* The laws of c, the positive members among the first m of a group of n
+ * with P positive (hypergeom_pmf with w.inv, grown to n by the caller), for
+ * m = 1..n: computed once per (n, P) and kept (GWork::pmfs). */
+inline const GWork::Pmfs &group_pmfs(GWork &w, int64_t n, int64_t P, std::vector<double> &h) {
+    const auto at = w.pmfs.find({n, P});
+    if (at != w.pmfs.end()) return at->second;
+    if (w.pmf_weights > ((size_t)1 << 22)) {
+        w.pmfs.clear();
+        w.pmf_weights = 0;
+    }
+    GWork::Pmfs &pm = w.pmfs[{n, P}];
+    pm.lo.resize((size_t)n + 1);
+    pm.off.resize((size_t)n + 1);
+    pm.len.resize((size_t)n + 1);
+    for (int64_t m = 1; m <= n; ++m) {
+        pm.lo[m] = hypergeom_pmf(n, P, m, h, w.inv.data());
+        pm.off[m] = pm.p.size();
+        pm.len[m] = h.size();
+        pm.p.insert(pm.p.end(), h.begin(), h.end());
+    }
+    w.pmf_weights += pm.p.size();
+    return pm;
+}
+
 /* G's expected terms for one tie group at ranks [a, a + n) (cost: the ideal
  * cost prefix from rank a on), when its gains and every 2 + C(rank) - S0 of
  * its ranks are whole numbers (else returns false, having done nothing
@@ -305,7 +329,7 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
     // c positive among the first m: hypergeometric. b_m - hi[c] >= 2 where
     // it weighs: the c largest gains and m - c zeros fit in the first m
     // ranks, so C(a + m - 1) >= S0 + hi[c].
-    auto &hm = w.hm;
+    const GWork::Pmfs &pm = group_pmfs(w, n, P, h);
     double total = 0.0;
     for (int64_t m = 1; m <= n;) {
         const int64_t bm = base[m - 1];
@@ -313,9 +337,11 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             // Four ranks whose arguments step by 1 (past the ideal's
             // gains > 1): one pass over q_c serves them all.
             int64_t clo[4], chi[4], cmin = INT64_MAX, cmax = 0;
+            const double *hm[4];
             for (int j = 0; j < 4; ++j) {
-                clo[j] = hypergeom_pmf(n, P, m + j, hm[j], inv.data());
-                chi[j] = clo[j] + (int64_t)hm[j].size() - 1;
+                clo[j] = pm.lo[m + j];
+                hm[j] = pm.p.data() + pm.off[m + j];
+                chi[j] = clo[j] + (int64_t)pm.len[m + j] - 1;
                 cmin = std::min(cmin, clo[j]);
                 cmax = std::max(cmax, chi[j]);
             }
@@ -331,14 +357,15 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             m += 4;
             continue;
         }
-        const int64_t c0 = hypergeom_pmf(n, P, m, h, inv.data());
+        const int64_t c0 = pm.lo[m];
+        const double *hc = pm.p.data() + pm.off[m];
         double acc = 0.0;
-        for (size_t i = 0; i < h.size(); ++i) {
+        for (size_t i = 0; i < pm.len[m]; ++i) {
             const int64_t c = c0 + (int64_t)i;
-            if (c == 0 || h[i] == 0.0) continue;
+            if (c == 0 || hc[i] == 0.0) continue;
             const int64_t first = bm - hi[c];
             if (first < 0) return false;
-            acc += h[i] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
+            acc += hc[i] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
         }
         total += acc / (double)m;
         ++m;
