@@ -283,18 +283,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         }
     });
     // The ideal ranking: the K_ideal largest relevant grades, decreasing.
-    if (K_ideal > 0) {
-        auto &g = sc.work_g;
-        rel.ideal(g, n_rel, K_ideal);
-        int64_t take = (int64_t)g.size();
-        sc.ideal_lin.assign(K_ideal, 0.0);
-        if (any_exp) sc.ideal_exp.assign(K_ideal, 0.0);  // read by exponential gains only
-        for (int64_t p = 0; p < take && g[p] > 0.0; ++p) {  // negative: no gain
-            sc.ideal_lin[p] = g[p];
-            if (any_exp) sc.ideal_exp[p] = gain_exp(g[p], 0);
-        }
-        if (any_exp && take > 0 && g[0] >= 1024.0) flags |= FLAG_EXP_OVERFLOW;
-    }
+    if (K_ideal > 0) ideal_gains(rel, n_rel, K_ideal, any_exp, sc, flags);
     const RowView view{K,    K_eff, m,  n_rel, sc.grade.data(), e,           eg,
                        ex,   h,     pair, ng, rg,  sc.w_np.data(),  sc.w_pool.data(),
                        gstart, groups};

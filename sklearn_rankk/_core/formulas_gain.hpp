@@ -22,6 +22,7 @@
 #include "_simd.h"
 #include "formulas_rank.hpp"
 #include "request.hpp"
+#include "rows.hpp"
 #include "scratch.hpp"
 #include "ties.hpp"
 
@@ -35,6 +36,25 @@ inline int64_t gain_ideal_depth(int32_t formula, int64_t n_rel) {
 }
 
 inline double gain_of(double y, double t) { return (y > t && y > 0.0) ? y : 0.0; }
+
+/* The ideal ranking: the K_ideal largest relevant grades, decreasing, into
+ * sc.work_g, and their gains into sc.ideal_lin (and sc.ideal_exp with
+ * exponential gains; a negative grade has none); flags an exponential gain
+ * that overflows (a grade >= 1024). */
+template <class Rel>
+void ideal_gains(const Rel &rel, int64_t n_rel, int64_t K_ideal, bool exponential, Scratch &sc,
+                 uint8_t &flags) {
+    auto &g = sc.work_g;
+    rel.ideal(g, n_rel, K_ideal);
+    const int64_t take = (int64_t)g.size();
+    sc.ideal_lin.assign(K_ideal, 0.0);
+    if (exponential) sc.ideal_exp.assign(K_ideal, 0.0);  // read by exponential gains only
+    for (int64_t p = 0; p < take && g[p] > 0.0; ++p) {
+        sc.ideal_lin[p] = g[p];
+        if (exponential) sc.ideal_exp[p] = gain_exp(g[p], 0);
+    }
+    if (exponential && take > 0 && g[0] >= 1024.0) flags |= FLAG_EXP_OVERFLOW;
+}
 
 // Positive ideal gains: their number and sum.
 inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {

@@ -7,15 +7,15 @@
  * holds (and, for bpref and infAP, how many of them are judged non-relevant
  * or not judged): every per-rank term there is 0, and the counts before a
  * relevant group enter only as sums of whole numbers, exact in any order.
- * rbp_resid reads the unjudged items' ranks instead: it is 0 without an
- * unjudged retrieved item, and left to the sorted path otherwise. So the row is never sorted: the
- * relevant retrieved items' scores are sorted (the keys, O(|R| log |R|))
- * and every item is counted into the gap between two keys or the tie group
+ * So the row is never sorted: the relevant retrieved items' scores are
+ * sorted (the keys, O(|R| log |R|)) and every item is counted into the gap between two keys or the tie group
  * of a key (key_buckets.hpp: a bucket index over the keys' range, O(1) an
  * item on average; a binary search where the keys' range is infinite).
  * The gaps become one group each, so the formulas read the same RowView and
  * walk (TieGroups::each) as on sorted ranks, and give the same values bit
- * for bit.
+ * for bit. (rbp_resid reads the unjudged items' ranks instead: it is 0
+ * without an unjudged retrieved item, and left to the sorted path
+ * otherwise.)
  *
  * Exact ties: a key is a distinct relevant score; its group holds every item
  * of that score. ignore_ties (later column first): a key is a relevant item
@@ -282,7 +282,7 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
     }
     const bool judged = plan.want_judged != 0;
     bool gains = false, exponential = false, grades = false;
-    bool ideal_gains = false;  // Rndcg, ndcg_rel and G read sc.ideal_lin
+    bool gain_ideal = false;  // Rndcg, ndcg_rel and G read sc.ideal_lin
     for (int32_t q = 0; q < plan.n_req; ++q) {
         const Request &r = plan.req[q];
         if (!answer[q]) continue;
@@ -292,7 +292,7 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
             gains = true;
             exponential = exponential || (r.exponential && !gain_m);
         }
-        ideal_gains = ideal_gains || gain_m;
+        gain_ideal = gain_ideal || gain_m;
         grades = grades || f == ERR || f == NDCG_REL || f == G_GAIN;
     }
     RelRanks &rr = sc.rel_ranks;
@@ -333,13 +333,9 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
     // gain measures' positive ones (sc.ideal_lin, as the driver sets it).
     std::vector<double> &ideal = sc.work_g;
     bool have_ideal = false;
-    if (ideal_gains) {
-        rel.ideal(ideal, n_rel, n_rel);
+    if (gain_ideal) {  // as the driver sets it (into sc.work_g: ideal)
+        ideal_gains(rel, n_rel, n_rel, plan.any_exponential != 0, sc, flags);
         have_ideal = true;
-        sc.ideal_lin.assign((size_t)n_rel, 0.0);
-        for (size_t c = 0; c < ideal.size() && ideal[c] > 0.0; ++c) sc.ideal_lin[c] = ideal[c];
-        if (plan.any_exponential && !ideal.empty() && ideal[0] >= 1024.0)
-            flags |= FLAG_EXP_OVERFLOW;  // as the sorted path flags it
     }
     // A key group's relevant grades, in rank order (ERR, ndcg_rel, G: the
     // rest of the group has none; a gap, none).
