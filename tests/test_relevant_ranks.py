@@ -1,5 +1,5 @@
 """Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR, Rndcg, ndcg_rel,
-G and rbp_resid: rows unsorted.
+G, RBP, rbp_resid and fall-out: rows unsorted.
 
 Over the whole ranking these measures read only the tie groups holding a
 relevant item and how many items (judged non-relevant, unjudged) rank above
@@ -40,6 +40,9 @@ MEASURES = [
     ("normalized_gain", {}),
     ("rbp_residual", {}),
     ("rbp_residual", {"p": 0.9}),
+    ("rbp", {}),
+    ("rbp", {"p": 0.5}),
+    ("fall_out", {}),
 ]
 
 
@@ -202,6 +205,8 @@ def test_beside_cut_off_measures(ignore_ties):
         "ndcg_rel",
         "normalized_gain",
         "rbp_residual",
+        "rbp",
+        "fall_out",
     ]
     together = row_values(
         requests_for_names(names, {}), y_true, y_score, ignore_ties=ignore_ties

@@ -56,6 +56,20 @@ void ideal_gains(const Rel &rel, int64_t n_rel, int64_t K_ideal, bool exponentia
     if (exponential && take > 0 && g[0] >= 1024.0) flags |= FLAG_EXP_OVERFLOW;
 }
 
+/* RBP's weight of each rank c < n, (1 - p) p**c, as the products
+ * w_0 = 1 - p, w_c = w_(c-1) p (kept in sc.rbp_w across rows for one p, and
+ * grown from its last product: the same values at every length). */
+inline const double *rbp_weights(Scratch &sc, double p, int64_t n) {
+    auto &w = sc.rbp_w;
+    if (!(sc.rbp_p == p)) {  // (NaN at first: never equal)
+        w.clear();
+        sc.rbp_p = p;
+    }
+    if (w.empty() && n > 0) w.push_back(1.0 - p);
+    while ((int64_t)w.size() < n) w.push_back(w.back() * p);
+    return w.data();
+}
+
 // Positive ideal gains: their number and sum.
 inline int64_t positive_ideal(const Scratch &sc, int64_t K_ideal, double &sum) {
     int64_t n = 0;
@@ -417,10 +431,10 @@ bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ide
         // when it exceeds 1 (trec_eval rescales the query's gain table).
         const double top = K_ideal > 0 ? sc.ideal_lin[0] : 0.0;
         const double scale = top > 1.0 ? 1.0 / top : 1.0;
-        double w = 1.0 - r.p, sum = 0.0;
+        const double *w = rbp_weights(sc, r.p, std::min(K_eff, c_end));
+        double sum = 0.0;
         for (int64_t c = 0; c < c_end; ++c) {
-            if (c < K_eff) sum += eg[c] * w;
-            w *= r.p;
+            if (c < K_eff) sum += eg[c] * w[c];
             if (curve) o[c] = sum * scale;
         }
         if (!curve) o[0] = sum * scale;

@@ -423,6 +423,25 @@ RANKK_CLONES bool any_nan(const T *s, int64_t n) {
     return false;
 }
 
+/* The scores of s[0..n) that are -inf; nan: set when one is NaN
+ * (vectorised, as any_nan). */
+template <class T>
+RANKK_CLONES int64_t count_minus_inf(const T *s, int64_t n, bool &nan) {
+    int64_t n_inf = 0, n_nan = 0;
+    for (int64_t a = 0; a < n; a += 4096) {  // 32-bit counts: the vectors' width
+        const int64_t b = std::min<int64_t>(n, a + 4096);
+        int32_t c = 0, d = 0;
+        for (int64_t j = a; j < b; ++j) {
+            c += s[j] == -(T)INFINITY;
+            d += s[j] != s[j];
+        }
+        n_inf += c;
+        n_nan += d;
+    }
+    nan = nan || n_nan > 0;
+    return n_inf;
+}
+
 /* Every item of a row placed among the keys of kb: the items of each slot
  * into cnt[0..2D] (zeroed by the caller; slot 2D, the last gap below every
  * key, is never read: what it holds is left unspecified). Returns the count

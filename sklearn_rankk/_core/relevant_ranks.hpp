@@ -2,7 +2,7 @@
  * sorting the row.
  *
  * Average precision, bpref, inferred AP, interpolated precision, binG,
- * yaap, ERR, (n)DCG, MRR, Rndcg, ndcg_rel and G over the whole ranking read
+ * yaap, ERR, (n)DCG, MRR, RBP, Rndcg, ndcg_rel and G over the whole ranking read
  * nothing of a tie group without a relevant item but how many items it
  * holds (and, for bpref and infAP, how many of them are judged non-relevant
  * or not judged): every per-rank term there is 0, and the counts before a
@@ -15,7 +15,8 @@
  * walk (TieGroups::each) as on sorted ranks, and give the same values bit
  * for bit. (rbp_resid reads the unjudged items' ranks instead: it is 0
  * without an unjudged retrieved item, and left to the sorted path
- * otherwise.)
+ * otherwise. Fall-out over the whole ranking reads no rank: it counts the
+ * judged non-relevant items at -inf.)
  *
  * Exact ties: a key is a distinct relevant score; its group holds every item
  * of that score. ignore_ties (later column first): a key is a relevant item
@@ -71,7 +72,9 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     case RNDCG:
     case NDCG_REL:
     case G_GAIN:
+    case RBP:
     case RBP_RESIDUAL:
+    case FALL_OUT:
         return whole || r.k == K_NRET;
     default:
         return false;
@@ -99,7 +102,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     double top = 0.0;  // the largest relevant grade, retrieved or not
     rel.each_stored([&](int64_t j, double y) {
         const double x = (double)s[j];
-        if (grades && y > t && y > top) top = y;
+        if ((grades || gains) && y > t && y > top) top = y;
         if (y > t && x > -INFINITY) {
             items.push_back({x, j});
             if (gains) {
@@ -250,34 +253,56 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         return answer_from_relevant_ranks(s, m, sv, plan, answer, n_rel, n_nonrel, sc, out, empty,
                                           flags);
     }
-    // rbp_resid: 0 without an unjudged retrieved item; else the unjudged
-    // items' ranks are read on sorted ranks (its answer[q] is cleared).
-    bool only_resid = true;
-    int32_t n_resid = 0;
+    /* Requests that read no rank. rbp_resid: 0 without an unjudged
+     * retrieved item; else the unjudged items' ranks are read on sorted
+     * ranks (its answer[q] is cleared). Fall-out: the judged non-relevant
+     * retrieved items (those not at -inf) over the row's, the whole numbers
+     * the sorted path's count reaches at the end of the ranking. */
+    bool only_rankless = true, want_resid = false, want_fo = false;
     for (int32_t q = 0; q < plan.n_req; ++q) {
         if (!answer[q]) continue;
-        const bool resid = plan.req[q].formula == RBP_RESIDUAL;
-        only_resid = only_resid && resid;
-        n_resid += resid;
+        const int32_t f = plan.req[q].formula;
+        want_resid = want_resid || f == RBP_RESIDUAL;
+        want_fo = want_fo || f == FALL_OUT;
+        only_rankless = only_rankless && (f == RBP_RESIDUAL || f == FALL_OUT);
     }
-    if (n_resid > 0) {
-        bool unjudged = false;
-        if (rel.count_negative() > 0)
+    if (want_resid || want_fo) {
+        bool unjudged = false, nan = false;
+        if (want_resid && rel.count_negative() > 0)
             rel.each_stored([&](int64_t j, double y) {
                 unjudged = unjudged || (y < 0.0 && (double)s[j] > -INFINITY);
             });
+        // The judged non-relevant items at -inf: every item there but the
+        // relevant and the unjudged ones (stored: the others are grade 0).
+        int64_t nonrel_out = 0;
+        if (want_fo) {
+            nonrel_out = count_minus_inf(s, m, nan);
+            if (nonrel_out > 0)
+                rel.each_stored([&](int64_t j, double y) {
+                    nonrel_out -= (y < 0.0 || y > t) && (double)s[j] == -INFINITY;
+                });
+        }
+        int32_t answered = 0;
         for (int32_t q = 0; q < plan.n_req; ++q) {
-            if (!answer[q] || plan.req[q].formula != RBP_RESIDUAL) continue;
-            if (unjudged) {
+            if (!answer[q]) continue;
+            const int32_t f = plan.req[q].formula;
+            double *o = out + plan.req[q].col;
+            if (f == RBP_RESIDUAL && unjudged) {
                 answer[q] = 0;
-            } else {
-                out[plan.req[q].col] = 0.0;
+            } else if (f == RBP_RESIDUAL) {
+                o[0] = 0.0;
                 empty[q] = 0;  // defined whatever the relevant items
+                ++answered;
+            } else if (f == FALL_OUT) {
+                const double den = (double)n_nonrel;
+                o[0] = den > 0 ? (double)(n_nonrel - nonrel_out) / den : 0.0;
+                empty[q] = n_nonrel == 0;
+                ++answered;
             }
         }
-        if (only_resid) {  // no rank read: the scores are checked for NaN
-            if (any_nan(s, m)) flags |= FLAG_NAN_SCORE;
-            return unjudged ? 0 : n_resid;
+        if (only_rankless) {  // no rank read: the scores are checked for NaN
+            if (nan || (!want_fo && any_nan(s, m))) flags |= FLAG_NAN_SCORE;
+            return answered;
         }
     }
     const bool judged = plan.want_judged != 0;
@@ -288,7 +313,7 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         if (!answer[q]) continue;
         const int32_t f = r.formula;
         const bool gain_m = f == RNDCG || f == NDCG_REL || f == G_GAIN;
-        if (f == DCG || f == NDCG || gain_m) {
+        if (f == DCG || f == NDCG || f == RBP || gain_m) {
             gains = true;
             exponential = exponential || (r.exponential && !gain_m);
         }
@@ -442,7 +467,21 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         case G_GAIN:
             empty[q] = gain_measure(r, v, sc, n_rel, rr.n_ret, 0.0, t, false, 0, o, members);
             continue;
+        case RBP: {
+            /* The sorted path's sum over ranks, over the groups with a
+             * relevant item (elsewhere every expected gain is 0): the same
+             * terms, weights and scale (the largest relevant grade). */
+            const double *w = rbp_weights(sc, r.p, v.K_eff);
+            double sum = 0.0;
+            v.groups.each(v.K_eff, [&](int64_t a, int64_t b) {
+                if (!(v.rg[a] > 0.0)) return;
+                for (int64_t c = a; c < b; ++c) sum += v.eg[a] * w[c];
+            });
+            o[0] = sum * (rr.top > 1.0 ? 1.0 / rr.top : 1.0);
+            break;
+        }
         case RBP_RESIDUAL:  // answered above
+        case FALL_OUT:
             continue;
         case IPREC:
             o[0] = iprec_at(r.level);

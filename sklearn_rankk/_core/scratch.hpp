@@ -4,6 +4,7 @@
 #ifndef SKLEARN_RANKK_SCRATCH_HPP
 #define SKLEARN_RANKK_SCRATCH_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -158,6 +159,9 @@ struct Scratch {
     // and survivals (ERR: stopping probabilities and their complements), the
     // recurrence's means
     std::vector<double> err_r, err_v, err_m, err_t;
+    // RBP's weight per rank for persistence rbp_p (rbp_weights)
+    std::vector<double> rbp_w;
+    double rbp_p = NAN;
     // fall-out: expected judged non-relevant items in ranks [0, p]
     std::vector<double> nrcum;
     // the gain measures: ideal DCG at each rank of the ideal (ndcg_rel), the
