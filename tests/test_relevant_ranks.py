@@ -1,5 +1,5 @@
-"""Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR, Rndcg, ndcg_rel,
-G, RBP, rbp_resid and fall-out: rows unsorted.
+"""Whole-ranking AP, bpref, infAP, iprec, binG, yaap, ERR, MRR, Rndcg,
+ndcg_rel, G, RBP, rbp_resid and fall-out: rows unsorted.
 
 Over the whole ranking these measures read only the tie groups holding a
 relevant item and how many items (judged non-relevant, unjudged) rank above
@@ -43,6 +43,7 @@ MEASURES = [
     ("rbp", {}),
     ("rbp", {"p": 0.5}),
     ("fall_out", {}),
+    ("mrr", {}),
 ]
 
 
@@ -207,6 +208,7 @@ def test_beside_cut_off_measures(ignore_ties):
         "rbp_residual",
         "rbp",
         "fall_out",
+        "mrr",
     ]
     together = row_values(
         requests_for_names(names, {}), y_true, y_score, ignore_ties=ignore_ties

@@ -442,6 +442,36 @@ RANKK_CLONES int64_t count_minus_inf(const T *s, int64_t n, bool &nan) {
     return n_inf;
 }
 
+/* count_slots for one key k (column kc): the items above it (with LATER,
+ * the tied items of a later column too) into cnt[0], its tie group into
+ * cnt[1] (LATER: the key item alone); returns the items scored -inf. One
+ * vectorised pass of comparisons, in 32-bit counts per block. */
+template <class S, bool LATER>
+RANKK_CLONES int64_t count_one_key(const S *s, int64_t m, double k, int64_t kc, int64_t *cnt,
+                                   bool &nan) {
+    int64_t above = 0, at = 0, n_inf = 0, n_nan = 0;
+    const S key = (S)k;  // exact: k is one of the scores
+    for (int64_t a = 0; a < m; a += 4096) {
+        const int64_t b = std::min<int64_t>(m, a + 4096);
+        int32_t u = 0, e = 0, f = 0, d = 0;
+        for (int64_t j = a; j < b; ++j) {
+            const S x = s[j];
+            u += x > key;
+            e += LATER ? (x == key && j > kc) : x == key;
+            f += x == -(S)INFINITY;
+            d += x != x;
+        }
+        above += u;
+        at += e;
+        n_inf += f;
+        n_nan += d;
+    }
+    cnt[0] += LATER ? above + at : above;
+    cnt[1] += LATER ? 1 : at;
+    nan = nan || n_nan > 0;
+    return n_inf;
+}
+
 /* Every item of a row placed among the keys of kb: the items of each slot
  * into cnt[0..2D] (zeroed by the caller; slot 2D, the last gap below every
  * key, is never read: what it holds is left unspecified). Returns the count
@@ -454,6 +484,7 @@ RANKK_CLONES int64_t count_minus_inf(const T *s, int64_t n, bool &nan) {
  * same slots, bit for bit, as a binary search per item. */
 template <class S, bool LATER>
 int64_t count_slots(const S *s, int64_t m, KeyBuckets &kb, int64_t *cnt, bool &nan) {
+    if (kb.D == 1) return count_one_key<S, LATER>(s, m, kb.key[0], kb.kcol[0], cnt, nan);
     int64_t n_inf = 0;
     if (kb.direct) {
         constexpr int64_t CHUNK = 512, SPAN = (int64_t)1 << 30;  // uint32 counts

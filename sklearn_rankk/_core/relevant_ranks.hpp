@@ -83,11 +83,13 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
 
 /* The groups of the ranks down to the last relevant retrieved item: each
  * key's group and, before it, the gap since the previous key as one group,
- * into rr (see RelRanks); returns the view (K = K_eff = ranks covered). */
+ * into rr (see RelRanks); returns the view (K = K_eff = ranks covered).
+ * first_key (MRR alone): down to the first relevant group only. */
 template <class S, bool LATER, class Rel>
 RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool judged,
                            int64_t n_rel, RelRanks &rr, uint8_t &flags, bool gains = false,
-                           bool exponential = false, bool grades = false) {
+                           bool exponential = false, bool grades = false,
+                           bool first_key = false) {
     // The keys: the relevant retrieved items in rank order; with `gains`,
     // each key's sums of linear (and exponential) gains too, added in rank
     // order as the sorted path adds its tie group's (add_gain: a relevant
@@ -117,7 +119,15 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
                (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
     };
     auto &order = rr.order;
-    if (!gains && !grades) {
+    // With first_key (no gains, no grades): the first key alone, its tied
+    // relevant items (exact ties) gathered after it; the rest unsorted.
+    size_t n_items = items.size();
+    if (first_key && !gains && !grades && !items.empty()) {
+        std::iter_swap(items.begin(), std::min_element(items.begin(), items.end(), better));
+        n_items = 1;
+        for (size_t i = 1; i < items.size() && !LATER; ++i)
+            if (items[i].first == items[0].first) std::swap(items[n_items++], items[i]);
+    } else if (!gains && !grades) {
         std::sort(items.begin(), items.end(), better);
     } else {  // the gains follow their items
         order.resize(items.size());
@@ -138,7 +148,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     auto &kfirst = rr.kfirst;
     ky.clear();
     kfirst.clear();
-    for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t i = 0; i < n_items; ++i) {
         const size_t at = gains || grades ? (size_t)order[i] : i;
         const auto &p = items[at];
         if (grades) ky.push_back(iy[at]);
@@ -308,6 +318,8 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
     const bool judged = plan.want_judged != 0;
     bool gains = false, exponential = false, grades = false;
     bool gain_ideal = false;  // Rndcg, ndcg_rel and G read sc.ideal_lin
+    // MRR alone reads the ranks down to the first relevant group only.
+    bool first_key = true;
     for (int32_t q = 0; q < plan.n_req; ++q) {
         const Request &r = plan.req[q];
         if (!answer[q]) continue;
@@ -319,13 +331,14 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         }
         gain_ideal = gain_ideal || gain_m;
         grades = grades || f == ERR || f == NDCG_REL || f == G_GAIN;
+        first_key = first_key && f == RECIPROCAL_RANK;
     }
     RelRanks &rr = sc.rel_ranks;
     const RowView v = plan.ties == TIES_EXACT
                           ? relevant_rank_view<S, false>(s, m, rel, t, judged, n_rel, rr, flags,
-                                                         gains, exponential, grades)
+                                                         gains, exponential, grades, first_key)
                           : relevant_rank_view<S, true>(s, m, rel, t, judged, n_rel, rr, flags,
-                                                        gains, exponential, grades);
+                                                        gains, exponential, grades, first_key);
     // Interpolated precision: every recall point asked, in one pass.
     std::vector<int64_t> &cs = sc.iprec.cs;
     std::vector<double> &values = sc.iprec.values;
