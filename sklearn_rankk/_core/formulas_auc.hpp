@@ -365,6 +365,9 @@ bool pauc_top(const S *s, int64_t m, double fN, const std::vector<AucKey> &pos,
     bool bad = false;
     int64_t j = 0;
     for (; j + 32 <= m; j += 32) {
+        // (the scores 512 ahead, fetched: the branches below leave the
+        // hardware's own prefetch behind, about a third of the pass's time)
+        if (j + 512 + 32 <= m) prefetch_items(s + j + 512, 32);
         uint64_t mask = reach32(s + j, t);  // (NaN too)
         while (mask) {
             const double v = (double)s[j + rankk_ctz64(mask)];
