@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "_portable.h"
 #include "request.hpp"
 #include "scratch.hpp"
 #include "ties.hpp"
@@ -29,6 +30,38 @@ namespace rankk {
  *   G_j(o) = (j-o-1)/j G_{j-1}(o) + (o+1)/j (R_j M_{j-1}(o) + v_j G_{j-1}(o-1))
  * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
  * many members of R = 0, over the others only (see below). */
+
+/* survival_walk's mixing of the q members with a gain into a group of
+ * q + z, at offsets x in [lo, hi) where every j = 1..q is read (q - 1 <= x
+ * < z): T[x] = sum_j P_x(j) Gq[j - 1], P_x(1) = p1[x], P_x(j + 1) = P_x(j)
+ * (q - j) / (j + 1) (x + 1 - j) / (z - x + j). The offsets side by side
+ * (the loop over x inside, vectorised: its divisions 4 at a time with
+ * AVX2), each with the same operations in the same order as one at a
+ * time, so the same values bit for bit. c: work space. */
+RANKK_CLONES inline void err_mix(int64_t q, int64_t z, int64_t lo, int64_t hi,
+                                 const double *Gq, const double *p1, double *T,
+                                 std::vector<double> &c) {
+    const int64_t w = hi - lo;
+    c.resize(4 * (size_t)w);
+    // x + 1 and z - x of each offset, as doubles: x + 1 - j and z - x + j
+    // are then exact sums of whole numbers (the same doubles as converted
+    // from integers), and the loop has no integer conversion.
+    double *p = c.data(), *g = p + w, *up = g + w, *dn = up + w;
+    for (int64_t i = 0; i < w; ++i) {
+        p[i] = p1[lo + i];
+        g[i] = 0.0;
+        up[i] = (double)(lo + i + 1);
+        dn[i] = (double)(z - lo - i);
+    }
+    for (int64_t j = 1; j <= q; ++j) {
+        const double gj = Gq[j - 1], cj = (double)(q - j) / (double)(j + 1), jd = (double)j;
+        for (int64_t i = 0; i < w; ++i) {
+            g[i] += p[i] * gj;
+            p[i] *= cj * (up[i] - jd) / (dn[i] + jd);
+        }
+    }
+    for (int64_t i = 0; i < w; ++i) T[lo + i] = g[i];
+}
 
 /* The walk behind ERR and the intent-aware gains (formulas_diversity.hpp):
  * the sum over ranks p of place(N_p prod_{before p} V, p), each relevant
@@ -99,10 +132,24 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
             recur(q, std::min(q, lim));
             M.assign(lim, 0.0);  // M now holds G of the whole group
             double p1 = (double)q / (double)n;  // P_x(1) while x < z
+            // Offsets q - 1 <= x < z read j = 1..q: all of them at once
+            // (err_mix), from P_x(1) of each; the others one by one.
+            const int64_t bulk_lo = q - 1, bulk_hi = std::min(lim, z);
+            auto &P1 = sc.err_p;
+            P1.resize((size_t)std::max<int64_t>(bulk_hi, 0));
+            for (int64_t x = 0; x < bulk_hi; ++x) {
+                P1[x] = p1;
+                p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) / (double)(n - x - 1);
+            }
+            if (bulk_lo < bulk_hi)
+                err_mix(q, z, bulk_lo, bulk_hi, G.data(), P1.data(), M.data(), sc.err_c);
             for (int64_t x = 0; x < lim; ++x) {
+                if (x >= bulk_lo && x < bulk_hi) continue;  // (done above)
                 int64_t j = std::max<int64_t>(1, x + 1 - z);
                 const int64_t hi = std::min<int64_t>(q, x + 1);
-                double p = j == 1 ? p1
+                // P_x(1): past bulk_hi only x = z reads it, p1 by then
+                const double px1 = x < bulk_hi ? P1[x] : p1;
+                double p = j == 1 ? px1
                                   : hypergeom((double)n, (double)q, (double)(x + 1), (double)j);
                 double g = 0.0;
                 for (; j <= hi; ++j) {
@@ -111,8 +158,6 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
                          (double)(z - x + j);
                 }
                 M[x] = g;
-                if (x < z) p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
-                                 (double)(n - x - 1);
             }
             T = M.data();
         }

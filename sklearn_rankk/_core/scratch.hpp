@@ -159,6 +159,7 @@ struct Scratch {
     // and survivals (ERR: stopping probabilities and their complements), the
     // recurrence's means
     std::vector<double> err_r, err_v, err_m, err_t;
+    std::vector<double> err_p, err_c;  // P_x(1) per offset; err_mix's work
     // RBP's weight per rank for persistence rbp_p (rbp_weights)
     std::vector<double> rbp_w;
     double rbp_p = NAN;

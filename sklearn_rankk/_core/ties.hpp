@@ -72,9 +72,22 @@ struct RowView {
 
 // ---- hypergeometric and lattice-path probabilities ----------------------------
 
-// log C(a, b) from lgamma: a few calls per row.
+/* std::lgamma(x), for whole x in [1, 2**20] from a per-thread table grown
+ * on demand (filled by std::lgamma itself: the same values, without a call
+ * each; ERR's and G's hypergeometric weights take several per rank of a
+ * tie group). */
+inline double lgamma_of(double x) {
+    constexpr double TABLE = 1048576.0;
+    if (!(x >= 1.0 && x <= TABLE && x == std::floor(x))) return std::lgamma(x);
+    thread_local std::vector<double> table{INFINITY};  // (lgamma(0): never read)
+    const size_t i = (size_t)x;
+    while (table.size() <= i) table.push_back(std::lgamma((double)table.size()));
+    return table[i];
+}
+
+// log C(a, b) from lgamma.
 inline double lchoose(double a, double b) {
-    return std::lgamma(a + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a - b + 1.0);
+    return lgamma_of(a + 1.0) - lgamma_of(b + 1.0) - lgamma_of(a - b + 1.0);
 }
 
 // log(n!) for whole n >= 0, from a per-thread table grown on demand; and
