@@ -21,6 +21,7 @@ from helpers import ATOL, FUNCS, RTOL, fill_undefined, oracle
 
 from sklearn_rankk._core.engine import requests_for_names, row_values
 from sklearn_rankk._core.registry import METRICS
+from sklearn_rankk._core.requests import make_request
 
 MEASURES = [
     ("map", {}),
@@ -85,6 +86,7 @@ def deep_rows(seed, n_items):
             grades[bottom[:2]] = 1
             scores[bottom[:2]] = -np.inf
             scores[order[:3]] = -np.inf
+            grades[order[0]] = -1  # an unjudged item at -inf
         else:  # -0.0 ties with 0.0, a relevant item in the tie
             scores[order[-4]] = -0.0
             scores[order[-3]] = 0.0
@@ -218,3 +220,34 @@ def test_beside_cut_off_measures(ignore_ties):
             requests_for_names([name], {}), y_true, y_score, ignore_ties=ignore_ties
         )
         np.testing.assert_array_equal(together.values[i], alone.values[0], err_msg=name)
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(
+    ("metric", "params"),
+    [
+        ("rbp", {}),
+        ("rbp", {"p": 0.5}),
+        ("fall_out", {}),
+        ("mrr", {}),
+        ("map", {}),
+        ("dcg", {}),
+        ("ndcg", {}),
+        ("err", {}),
+    ],
+)
+def test_same_bits_as_the_sorted_path(metric, params, ignore_ties):
+    """The value over the whole ranking, read from the relevant items'
+    ranks, is the last point of the measure's curve over every rank, which
+    the kernel computes on the sorted row: the same value, bit for bit."""
+    for seed, n_items in ((11, 40), (12, 300)):
+        y_true, y_score = deep_rows(seed, n_items)
+        for y in (y_true, sp.csr_array(y_true)):
+            requests = [
+                make_request(METRICS[metric], None, params),
+                make_request(METRICS[metric], None, params, curve=True),
+            ]
+            whole, curve = row_values(
+                requests, y, y_score, ignore_ties=ignore_ties
+            ).values
+            np.testing.assert_array_equal(whole, np.asarray(curve)[:, -1])

@@ -76,8 +76,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         return r.k > 0 ? r.k : (r.k == K_WHOLE ? m : n_ret);
     };
     // Whole-ranking AP, bpref, infAP, interpolated precision, binG, yaap,
-    // nDCG, DCG, MRR and ERR: from the relevant items' ranks, without
-    // sorting the row (relevant_ranks.hpp); the rest of the driver skips them.
+    // nDCG, DCG, MRR, ERR, RBP, Rndcg, ndcg_rel and G: from the relevant
+    // items' ranks, without sorting the row; rbp_resid and fall-out from
+    // counts (relevant_ranks.hpp). The rest of the driver skips them.
     std::vector<uint8_t> &by_rr = sc.by_rel_ranks;
     by_rr.assign((size_t)n_req, 0);
     int32_t n_rr = 0;

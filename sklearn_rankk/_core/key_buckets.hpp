@@ -456,7 +456,8 @@ RANKK_CLONES int64_t count_minus_inf(const T *s, int64_t n, bool &nan) {
 /* count_slots for one key k (column kc): the items above it (with LATER,
  * the tied items of a later column too) into cnt[0], its tie group into
  * cnt[1] (LATER: the key item alone); returns the items scored -inf. One
- * vectorised pass of comparisons, in 32-bit counts per block. */
+ * vectorised pass of comparisons, in 32-bit counts per block. A NaN score
+ * is in no slot (nan is set: the row's values are then not read). */
 template <class S, bool LATER>
 RANKK_CLONES int64_t count_one_key(const S *s, int64_t m, double k, int64_t kc, int64_t *cnt,
                                    bool &nan) {

@@ -86,7 +86,7 @@ struct RelRanks {
     std::vector<int64_t> kcol, n, bounds, kfirst, gfirst;  // a key's (group's) first in ky
     std::vector<double> wn, wp, ng, rg, gg, gx, eg, w_np, w_pool;
     KeyBuckets buckets;  // where an item falls among the keys
-    double top = 0.0;    // with grades: the row's largest relevant grade (0 without)
+    double top = 0.0;    // with grades or gains: the row's largest relevant grade (0 without)
     int64_t n_ret = 0;   // the retrieved items (scores above -inf), where a key is
 };
 

@@ -72,12 +72,13 @@ struct RowView {
 
 // ---- hypergeometric and lattice-path probabilities ----------------------------
 
-/* std::lgamma(x), for whole x in [1, 2**20] from a per-thread table grown
+/* std::lgamma(x), for whole x in [1, 2**16] from a per-thread table grown
  * on demand (filled by std::lgamma itself: the same values, without a call
  * each; ERR's and G's hypergeometric weights take several per rank of a
- * tie group). */
+ * tie group). Bounded so that one call on a huge group does not fill a
+ * large table: at most 512 KiB a thread. */
 inline double lgamma_of(double x) {
-    constexpr double TABLE = 1048576.0;
+    constexpr double TABLE = 65536.0;
     if (!(x >= 1.0 && x <= TABLE && x == std::floor(x))) return std::lgamma(x);
     thread_local std::vector<double> table{INFINITY};  // (lgamma(0): never read)
     const size_t i = (size_t)x;
