@@ -480,7 +480,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case INFERRED_AP: {
             const int64_t end = std::min(c_end, K_eff);
             o[0] = r.formula == BPREF ? bpref_value(view, end, (double)n_rel, (double)n_nonrel)
-                                      : infap_value(view, end, (double)n_rel, sc.hx, sc.hy);
+                                      : infap_value(view, end, (double)n_rel, sc.hx, sc.hy, sc.infap_t, sc.pmf_tab);
             break;
         }
         case RBP_RESIDUAL: {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "_portable.h"
 #include "ties.hpp"
 
 namespace rankk {
@@ -69,6 +70,47 @@ inline double infap_term(double j, double rb, double nb, double ub) {
            (j + 1.0);
 }
 
+/* infAP's terms of the offsets [0, w) of a mixed group of n side by side:
+ * into s[o], sum over x of hx_o(x) sum over y of hy_{o-x}(y) infap_term(a
+ * + o, r0 + x, n0 + y, u0 + (o - x - y) wp / wu), the relevant (x) and
+ * judged non-relevant (y) items above, as infap_value reads them; with wu
+ * = 0, y = o - x and the unjudged term is u0. HX[x n + o] and HY[y D + d]
+ * (d = o - x < D) hold the weights, 0 outside their supports (PmfTables);
+ * UB[y D + d] the unjudged term, u0 + (d - y) wp / wu (o - x - y is d - y:
+ * whole numbers, exact in doubles).
+ * The loop over o is inside (vectorised: 4 divisions at a time with AVX2);
+ * each offset sums the same terms in the same order as one at a time,
+ * plus zero-weight terms (finite, so they add +0 or -0: no change), so the
+ * sums are the same bit for bit. od[o] = o, jd[o] = a + o (as doubles: no
+ * integer conversion in the loop); in: work space of w. */
+RANKK_CLONES inline void infap_lanes(int64_t w, int64_t n, int64_t r, int64_t u, int64_t D,
+                                     bool unjudged, double r0, double n0, double u0,
+                                     const double *HX, const double *HY, const double *UB,
+                                     const double *od, const double *jd, double *in,
+                                     double *s) {
+    for (int64_t o = 0; o < w; ++o) s[o] = 0.0;
+    for (int64_t x = 0; x < r; ++x) {
+        // the offsets where x is in the support: x <= o < x + D
+        const int64_t lo = x, hi = std::min(w, x + D);
+        if (lo >= hi) break;
+        const double xd = (double)x, rb = r0 + xd;
+        const double *hx = HX + x * n;
+        if (!unjudged) {  // y = o - x: every other item above is judged
+            for (int64_t o = lo; o < hi; ++o)
+                s[o] += hx[o] * infap_term(jd[o], rb, n0 + (od[o] - xd), u0);
+            continue;
+        }
+        for (int64_t o = lo; o < hi; ++o) in[o] = 0.0;
+        for (int64_t y = 0; y <= u; ++y) {
+            const double yd = (double)y, nb = n0 + yd;
+            // hy[o], ub[o]: the weight of y and the unjudged term at d = o - x
+            const double *hy = HY + y * D - x, *ub = UB + y * D - x;
+            for (int64_t o = lo; o < hi; ++o) in[o] += hy[o] * infap_term(jd[o], rb, nb, ub[o]);
+        }
+        for (int64_t o = lo; o < hi; ++o) s[o] += hx[o] * in[o];
+    }
+}
+
 /* Inferred AP (Yilmaz & Aslam 2006, trec_eval's m_infap.c); divided by R.
  * Exact under ties: for a relevant item at offset o of its group, sum over
  * the relevant (x) and judged non-relevant (y) items among the o before it:
@@ -76,10 +118,13 @@ inline double infap_term(double j, double rb, double nb, double ub) {
  * y is (u judged non-relevant among the u + wu non-relevant others, o - x of
  * them above); the term is linear in the pooled-unjudged count, which enters
  * through its conditional mean. The weights come from hypergeom_pmf (ratio
- * chains, no lgamma). O(n r) a group without unjudged items, O(n r min(u,
- * wu)) with them; hx, hy: work buffers. */
+ * chains, no lgamma): one chain per offset for x and one per o - x for y,
+ * kept as tables (PmfTables pt: tie groups of one shape recur) for
+ * infap_lanes. O(n r min(u, wu)) a group; groups whose tables would pass
+ * 2**20 weights take the offsets one at a time (the same sums). hx, hy, t:
+ * work buffers. */
 inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vector<double> &hx,
-                          std::vector<double> &hy) {
+                          std::vector<double> &hy, std::vector<double> &t, PmfTables &pt) {
     double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
     each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double wn, double wp) {
         if (r > 0.0) {
@@ -88,29 +133,48 @@ inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vect
             } else {
                 const double wu = wn + wp;  // unjudged among the others
                 const int64_t ni = (int64_t)n, ri = (int64_t)r, ui = (int64_t)u, wi = (int64_t)wu;
-                for (int64_t o = 0; o < b - a; ++o) {
-                    const double oo = (double)o;
-                    const int64_t xlo = hypergeom_pmf(ni - 1, ri - 1, o, hx);
-                    double sum = 0.0;
-                    for (size_t i = 0; i < hx.size(); ++i) {
-                        const int64_t x = xlo + (int64_t)i;
-                        if (hx[i] == 0.0) continue;
-                        if (wi == 0) {  // the others above are the rest: y = o - x
-                            sum += hx[i] * infap_term((double)(a + o), r0 + (double)x,
-                                                      n0 + (oo - (double)x), u0);
-                            continue;
-                        }
-                        const int64_t ylo = hypergeom_pmf(ui + wi, ui, o - x, hy);
-                        double inner = 0.0;
-                        for (size_t j = 0; j < hy.size(); ++j) {
-                            const double y = (double)(ylo + (int64_t)j);
-                            const double z = oo - (double)x - y;
-                            inner += hy[j] * infap_term((double)(a + o), r0 + (double)x, n0 + y,
-                                                        u0 + z * wp / wu);
-                        }
-                        sum += hx[i] * inner;
+                const int64_t w = b - a, D = ni - ri + 1;  // offsets; o - x in [0, D)
+                const int64_t ny = wi > 0 ? ui + 1 : 0;
+                if (ri * ni <= ((int64_t)1 << 20) && ny * D <= ((int64_t)1 << 20)) {
+                    pt.trim();
+                    const double *HX = pt.get(ni - 1, ri - 1, hx);
+                    const double *HY = wi > 0 ? pt.get(ui + wi, ui, hy) : nullptr;
+                    t.resize(4 * (size_t)w + (size_t)(ny * D));
+                    double *od = t.data(), *jd = od + w, *in = jd + w, *s = in + w, *UB = s + w;
+                    for (int64_t o = 0; o < w; ++o) {
+                        od[o] = (double)o;
+                        jd[o] = (double)(a + o);
                     }
-                    total += r / n * sum;
+                    for (int64_t y = 0; y < ny; ++y)
+                        for (int64_t d = 0; d < D; ++d)
+                            UB[y * D + d] = u0 + ((double)d - (double)y) * wp / wu;
+                    infap_lanes(w, ni, ri, ui, D, wi > 0, r0, n0, u0, HX, HY, UB, od, jd, in, s);
+                    for (int64_t o = 0; o < w; ++o) total += r / n * s[o];
+                } else {
+                    for (int64_t o = 0; o < w; ++o) {
+                        const double oo = (double)o;
+                        const int64_t xlo = hypergeom_pmf(ni - 1, ri - 1, o, hx);
+                        double sum = 0.0;
+                        for (size_t i = 0; i < hx.size(); ++i) {
+                            const int64_t x = xlo + (int64_t)i;
+                            if (hx[i] == 0.0) continue;
+                            if (wi == 0) {  // the others above are the rest: y = o - x
+                                sum += hx[i] * infap_term((double)(a + o), r0 + (double)x,
+                                                          n0 + (oo - (double)x), u0);
+                                continue;
+                            }
+                            const int64_t ylo = hypergeom_pmf(ui + wi, ui, o - x, hy);
+                            double inner = 0.0;
+                            for (size_t j = 0; j < hy.size(); ++j) {
+                                const double y = (double)(ylo + (int64_t)j);
+                                const double z = oo - (double)x - y;
+                                inner += hy[j] * infap_term((double)(a + o), r0 + (double)x,
+                                                            n0 + y, u0 + z * wp / wu);
+                            }
+                            sum += hx[i] * inner;
+                        }
+                        total += r / n * sum;
+                    }
                 }
             }
         }

@@ -470,7 +470,7 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
             o[0] = bpref_value(v, v.K_eff, (double)n_rel, (double)n_nonrel);
             break;
         case INFERRED_AP:
-            o[0] = infap_value(v, v.K_eff, (double)n_rel, sc.hx, sc.hy);
+            o[0] = infap_value(v, v.K_eff, (double)n_rel, sc.hx, sc.hy, sc.infap_t, sc.pmf_tab);
             break;
         case BING:  // reads the groups' sizes and relevant counts only
             gain_measure(r, v, sc, 0, v.K_eff, 0.0, t, false, 0, o, members);

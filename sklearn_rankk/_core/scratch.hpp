@@ -13,6 +13,7 @@
 
 #include "key_buckets.hpp"
 #include "rows.hpp"
+#include "ties.hpp"
 
 namespace rankk {
 
@@ -170,6 +171,8 @@ struct Scratch {
     std::vector<double> idcg_at, cost, group_cost, gains;
     // hypergeometric weights (hypergeom_pmf): inferred AP's two levels
     std::vector<double> hx, hy;
+    std::vector<double> infap_t;  // infap_value's offsets and sums
+    PmfTables pmf_tab;            // its weights, by group shape
     GWork g;  // G's tie groups
     // whole-ranking measures from the relevant items' ranks; which requests
     RelRanks rel_ranks;

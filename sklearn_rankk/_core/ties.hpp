@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace rankk {
@@ -150,6 +152,34 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
     for (int64_t x = lo; x <= hi; ++x) p[x] *= scale;
     return lo;
 }
+
+/* hypergeom_pmf(N, K, d, .) for every d = 0..N, laid out as one table,
+ * t[x (N + 1) + d] (0 outside each d's support), by (N, K), kept across
+ * groups and rows (tie groups of one shape recur): the same values as the
+ * calls one at a time. trim() empties it past 2**22 weights (32 MiB): call
+ * it before fetching tables, which stay in place until the next trim(). */
+struct PmfTables {
+    std::map<std::pair<int64_t, int64_t>, std::vector<double>> tab;
+    size_t weights = 0;
+    void trim() {
+        if (weights > ((size_t)1 << 22)) {
+            tab.clear();
+            weights = 0;
+        }
+    }
+    const double *get(int64_t N, int64_t K, std::vector<double> &h) {
+        std::vector<double> &t = tab[{N, K}];
+        if (t.empty()) {
+            t.assign((size_t)((K + 1) * (N + 1)), 0.0);
+            for (int64_t d = 0; d <= N; ++d) {
+                const int64_t lo = hypergeom_pmf(N, K, d, h);
+                for (size_t i = 0; i < h.size(); ++i) t[(size_t)((lo + (int64_t)i) * (N + 1) + d)] = h[i];
+            }
+            weights += t.size();
+        }
+        return t.data();
+    }
+};
 
 /* Lattice paths: n items in random order, r of them marked; P(the L-th
  * marked item is at position q, 1-based) = C(q - 1, L - 1) C(n - q, r - L) /
