@@ -59,8 +59,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_BUILD = HERE / "_build" / "html"
 # The landing page, one API page, the gallery, two gallery examples (one with
-# the command line's output), the ties guide and the metrics guide (formulas
-# and the widest tables).
+# the command line's output), the ties guide, the metrics guide (formulas
+# and the widest tables), the beyond-accuracy guide (its formulas), the
+# conformance table (four columns of names) and the benchmarks' tables.
 DEFAULT_PAGES = (
     "index.html",
     "generated/sklearn_rankk.ndcg_at_k_score.html",
@@ -69,6 +70,9 @@ DEFAULT_PAGES = (
     "auto_examples/trec_files_command_line.html",
     "user_guide/conventions.html",
     "user_guide/metrics.html",
+    "user_guide/beyond_accuracy.html",
+    "user_guide/conformance.html",
+    "benchmarks.html",
 )
 # A laptop; the narrowest text column (both sidebars, from 1200 px on); one
 # column without sidebars (below 960 px).
