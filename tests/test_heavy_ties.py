@@ -181,6 +181,29 @@ def test_infap_heavy_ties(seed, n, relevant, groups, share):
     )
 
 
+@pytest.mark.parametrize("pooled", [False, True])
+@pytest.mark.parametrize("unjudged", [0, 1, 2, 3, 40])
+def test_infap_tie_groups_by_unjudged_count(unjudged, pooled):
+    """Tie groups with 0, 1, 2, 3 and 40 unjudged items (never pooled or
+    pooled): the kernel sums a group's offsets from kept weight tables,
+    except with one or two unjudged items (one offset at a time): each
+    against the exact reference."""
+    rng = np.random.default_rng(100 + unjudged + 7 * pooled)
+    grades, scores = [], []
+    for size, rel, top in ((70, 9, 3.0), (50, 4, 2.0), (30, 5, 1.0)):
+        kind = [1] * rel + [-2 if pooled else -1] * min(unjudged, size - rel)
+        kind += [0] * (size - len(kind))
+        grades += list(rng.permutation(kind))
+        scores += [top] * size
+    grades, scores = np.array(grades), np.array(scores)
+    perm = rng.permutation(len(grades))
+    grades, scores = grades[perm], scores[perm]
+    got = infap_score(grades[None], scores[None], average=None)[0]
+    assert got == pytest.approx(
+        exact_infap(grades.tolist(), scores.tolist()), rel=1e-14
+    )
+
+
 def test_g_fractional_grades_in_heavy_ties():
     """Grades that are not whole numbers take G's general recurrence: the
     same exact value."""

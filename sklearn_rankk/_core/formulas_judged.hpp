@@ -75,14 +75,17 @@ inline double infap_term(double j, double rb, double nb, double ub) {
  * + o, r0 + x, n0 + y, u0 + (o - x - y) wp / wu), the relevant (x) and
  * judged non-relevant (y) items above, as infap_value reads them; with wu
  * = 0, y = o - x and the unjudged term is u0. HX[x n + o] and HY[y D + d]
- * (d = o - x < D) hold the weights, 0 outside their supports (PmfTables);
+ * (d = o - x < D) hold the weights, 0 outside their supports (PmfTables:
+ * for y, d in [y, y + wi], wi the unjudged others);
  * UB[y D + d] the unjudged term, u0 + (d - y) wp / wu (o - x - y is d - y:
  * whole numbers, exact in doubles).
  * The loop over o is inside (vectorised: 4 divisions at a time with AVX2);
  * each offset sums the same terms in the same order as one at a time,
  * plus zero-weight terms (finite, so they add +0 or -0: no change), so the
- * sums are the same bit for bit. od[o] = o, jd[o] = a + o (as doubles: no
- * integer conversion in the loop); in: work space of w. */
+ * sums are the same bit for bit (with the project's flags: no contraction
+ * into FMA, which the AVX2 clone does not enable). O(r min(w, D) min(u +
+ * 1, wi + 1)), as one offset at a time. od[o] = o, jd[o] = a + o (as
+ * doubles: no integer conversion in the loop); in: work space of w. */
 RANKK_CLONES inline void infap_lanes(int64_t w, int64_t n, int64_t r, int64_t u, int64_t D,
                                      bool unjudged, double r0, double n0, double u0,
                                      const double *HX, const double *HY, const double *UB,
@@ -103,9 +106,14 @@ RANKK_CLONES inline void infap_lanes(int64_t w, int64_t n, int64_t r, int64_t u,
         for (int64_t o = lo; o < hi; ++o) in[o] = 0.0;
         for (int64_t y = 0; y <= u; ++y) {
             const double yd = (double)y, nb = n0 + yd;
-            // hy[o], ub[o]: the weight of y and the unjudged term at d = o - x
-            const double *hy = HY + y * D - x, *ub = UB + y * D - x;
-            for (int64_t o = lo; o < hi; ++o) in[o] += hy[o] * infap_term(jd[o], rb, nb, ub[o]);
+            // hy[d], ub[d]: the weight of y and the unjudged term at d = o - x,
+            // the weight 0 unless y <= d <= y + wi (wi = D - 1 - u: the
+            // unjudged others): only those offsets are read
+            const double *hy = HY + y * D, *ub = UB + y * D;
+            const int64_t olo = std::max(lo, x + y), ohi = std::min(hi, x + y + D - u);
+            if (olo >= hi) break;  // (and for every larger y)
+            for (int64_t o = olo; o < ohi; ++o)
+                in[o] += hy[o - x] * infap_term(jd[o], rb, nb, ub[o - x]);
         }
         for (int64_t o = lo; o < hi; ++o) s[o] += hx[o] * in[o];
     }
@@ -120,9 +128,9 @@ RANKK_CLONES inline void infap_lanes(int64_t w, int64_t n, int64_t r, int64_t u,
  * through its conditional mean. The weights come from hypergeom_pmf (ratio
  * chains, no lgamma): one chain per offset for x and one per o - x for y,
  * kept as tables (PmfTables pt: tie groups of one shape recur) for
- * infap_lanes. O(n r min(u, wu)) a group; groups whose tables would pass
- * 2**20 weights take the offsets one at a time (the same sums). hx, hy, t:
- * work buffers. */
+ * infap_lanes. O(n r min(u, wu)) a group either way; groups whose tables
+ * would pass 2**20 weights, or with one or two unjudged items, take the
+ * offsets one at a time (the same sums). hx, hy, t: work buffers. */
 inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vector<double> &hx,
                           std::vector<double> &hy, std::vector<double> &t, PmfTables &pt) {
     double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
@@ -135,7 +143,13 @@ inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vect
                 const int64_t ni = (int64_t)n, ri = (int64_t)r, ui = (int64_t)u, wi = (int64_t)wu;
                 const int64_t w = b - a, D = ni - ri + 1;  // offsets; o - x in [0, D)
                 const int64_t ny = wi > 0 ? ui + 1 : 0;
-                if (ri * ni <= ((int64_t)1 << 20) && ny * D <= ((int64_t)1 << 20)) {
+                // The tables, unless they would be large, or but one or two
+                // unjudged others leave each y a run of one or two offsets
+                // (then the loop's overhead outweighs its terms: a group of
+                // 1,600 with 600 relevant and one unjudged item took 26 ms
+                // by the tables, 16 ms one offset at a time).
+                if (ri * ni <= ((int64_t)1 << 20) && ny * D <= ((int64_t)1 << 20) &&
+                    (wi == 0 || wi > 2)) {
                     pt.trim();
                     const double *HX = pt.get(ni - 1, ri - 1, hx);
                     const double *HY = wi > 0 ? pt.get(ui + wi, ui, hy) : nullptr;
@@ -145,8 +159,8 @@ inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vect
                         od[o] = (double)o;
                         jd[o] = (double)(a + o);
                     }
-                    for (int64_t y = 0; y < ny; ++y)
-                        for (int64_t d = 0; d < D; ++d)
+                    for (int64_t y = 0; y < ny; ++y)  // (d in [y, y + wi]: those read)
+                        for (int64_t d = y; d < std::min(D, y + wi + 1); ++d)
                             UB[y * D + d] = u0 + ((double)d - (double)y) * wp / wu;
                     infap_lanes(w, ni, ri, ui, D, wi > 0, r0, n0, u0, HX, HY, UB, od, jd, in, s);
                     for (int64_t o = 0; o < w; ++o) total += r / n * s[o];

@@ -157,7 +157,9 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
  * t[x (N + 1) + d] (0 outside each d's support), by (N, K), kept across
  * groups and rows (tie groups of one shape recur): the same values as the
  * calls one at a time. trim() empties it past 2**22 weights (32 MiB): call
- * it before fetching tables, which stay in place until the next trim(). */
+ * it before fetching tables, which stay in place until the next trim() (a
+ * caller that fetches two tables of up to 2**20 weights between trims
+ * keeps it under 48 MiB). */
 struct PmfTables {
     std::map<std::pair<int64_t, int64_t>, std::vector<double>> tab;
     size_t weights = 0;
