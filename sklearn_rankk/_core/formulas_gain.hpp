@@ -237,26 +237,12 @@ inline void dot8_4(const double *x, const double *y, int64_t n, double *out) {
 
 /* The laws of c, the positive members among the first m of a group of n
  * with P positive (hypergeom_pmf with w.inv, grown to n by the caller), for
- * m = 1..n: computed once per (n, P) and kept (GWork::pmfs). */
-inline const GWork::Pmfs &group_pmfs(GWork &w, int64_t n, int64_t P, std::vector<double> &h) {
-    const auto at = w.pmfs.find({n, P});
-    if (at != w.pmfs.end()) return at->second;
-    if (w.pmf_weights > ((size_t)1 << 22)) {
-        w.pmfs.clear();
-        w.pmf_weights = 0;
-    }
-    GWork::Pmfs &pm = w.pmfs[{n, P}];
-    pm.lo.resize((size_t)n + 1);
-    pm.off.resize((size_t)n + 1);
-    pm.len.resize((size_t)n + 1);
-    for (int64_t m = 1; m <= n; ++m) {
-        pm.lo[m] = hypergeom_pmf(n, P, m, h, w.inv.data());
-        pm.off[m] = pm.p.size();
-        pm.len[m] = h.size();
-        pm.p.insert(pm.p.end(), h.begin(), h.end());
-    }
-    w.pmf_weights += pm.p.size();
-    return pm;
+ * m = 0..n: row m at t + m (P + 1), over c = 0..P (0 outside c's support
+ * [max(0, m - (n - P)), min(P, m)]), computed once per (n, P) and kept
+ * (PmfTables, ties.hpp: the same cache as infAP's tables, another layout). */
+inline const double *group_pmfs(GWork &w, int64_t n, int64_t P, std::vector<double> &h) {
+    w.pmfs.trim();
+    return w.pmfs.by_draws(n, P, h, w.inv.data());
 }
 
 /* G's expected terms for one tie group at ranks [a, a + n) (cost: the ideal
@@ -363,7 +349,11 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
     // c positive among the first m: hypergeometric. b_m - hi[c] >= 2 where
     // it weighs: the c largest gains and m - c zeros fit in the first m
     // ranks, so C(a + m - 1) >= S0 + hi[c].
-    const GWork::Pmfs &pm = group_pmfs(w, n, P, h);
+    const double *pm = group_pmfs(w, n, P, h);
+    // c's support for the first m: [clo_of(m), chi_of(m)], at row(m)[c]
+    auto clo_of = [&](int64_t m) { return std::max<int64_t>(0, m - (n - P)); };
+    auto chi_of = [&](int64_t m) { return std::min(P, m); };
+    auto row = [&](int64_t m) { return pm + m * (P + 1); };
     double total = 0.0;
     for (int64_t m = 1; m <= n;) {
         const int64_t bm = base[m - 1];
@@ -373,9 +363,9 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             int64_t clo[4], chi[4], cmin = INT64_MAX, cmax = 0;
             const double *hm[4];
             for (int j = 0; j < 4; ++j) {
-                clo[j] = pm.lo[m + j];
-                hm[j] = pm.p.data() + pm.off[m + j];
-                chi[j] = clo[j] + (int64_t)pm.len[m + j] - 1;
+                clo[j] = clo_of(m + j);
+                hm[j] = row(m + j) + clo[j];
+                chi[j] = chi_of(m + j);
                 cmin = std::min(cmin, clo[j]);
                 cmax = std::max(cmax, chi[j]);
             }
@@ -391,15 +381,13 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             m += 4;
             continue;
         }
-        const int64_t c0 = pm.lo[m];
-        const double *hc = pm.p.data() + pm.off[m];
+        const double *hc = row(m);
         double acc = 0.0;
-        for (size_t i = 0; i < pm.len[m]; ++i) {
-            const int64_t c = c0 + (int64_t)i;
-            if (c == 0 || hc[i] == 0.0) continue;
+        for (int64_t c = clo_of(m); c <= chi_of(m); ++c) {
+            if (c == 0 || hc[c] == 0.0) continue;
             const int64_t first = bm - hi[c];
             if (first < 0) return false;
-            acc += hc[i] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
+            acc += hc[c] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
         }
         total += acc / (double)m;
         ++m;

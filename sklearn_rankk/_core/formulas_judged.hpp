@@ -151,8 +151,8 @@ inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vect
                 if (ri * ni <= ((int64_t)1 << 20) && ny * D <= ((int64_t)1 << 20) &&
                     (wi == 0 || wi > 2)) {
                     pt.trim();
-                    const double *HX = pt.get(ni - 1, ri - 1, hx);
-                    const double *HY = wi > 0 ? pt.get(ui + wi, ui, hy) : nullptr;
+                    const double *HX = pt.by_marked(ni - 1, ri - 1, hx);
+                    const double *HY = wi > 0 ? pt.by_marked(ui + wi, ui, hy) : nullptr;
                     t.resize(4 * (size_t)w + (size_t)(ny * D));
                     double *od = t.data(), *jd = od + w, *in = jd + w, *s = in + w, *UB = s + w;
                     for (int64_t o = 0; o < w; ++o) {

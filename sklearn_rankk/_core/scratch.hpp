@@ -54,17 +54,7 @@ struct GWork {
     std::vector<double> q, q2;                         // q_c over [lo_c, hi_c], in turn
     std::vector<double> ftab;                          // 1 / log2(x) by whole x
     std::vector<double> inv;                           // 1 / i by whole i
-    /* hypergeom_pmf(n, P, m, ., inv) for m = 1..n, by (n, P), kept across
-     * groups and rows (tie groups of one shape recur): per m its lowest
-     * value, where its weights start in p and how many. Emptied past 2**22
-     * weights (32 MiB). */
-    struct Pmfs {
-        std::vector<int64_t> lo;
-        std::vector<size_t> off, len;
-        std::vector<double> p;
-    };
-    std::map<std::pair<int64_t, int64_t>, Pmfs> pmfs;
-    size_t pmf_weights = 0;
+    PmfTables pmfs;  // hypergeom_pmf(n, P, m, ., inv), by_draws: see group_pmfs
     std::vector<int64_t> base;                         // per offset: 2 + C - S0
     // fractional gains (g_group): classes, positive gains, the sums' laws
     std::vector<std::pair<double, int64_t>> fclasses;

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -153,15 +154,21 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
     return lo;
 }
 
-/* hypergeom_pmf(N, K, d, .) for every d = 0..N, laid out as one table,
- * t[x (N + 1) + d] (0 outside each d's support), by (N, K), kept across
+/* hypergeom_pmf(N, K, d, .) for every d = 0..N, by (N, K), kept across
  * groups and rows (tie groups of one shape recur): the same values as the
- * calls one at a time. trim() empties it past 2**22 weights (32 MiB): call
- * it before fetching tables, which stay in place until the next trim() (a
- * caller that fetches two tables of up to 2**20 weights between trims
- * keeps it under 48 MiB). */
+ * calls one at a time, 0 outside each d's support. Two layouts, each its
+ * own table:
+ *   by_marked(N, K, h)       t[x (N + 1) + d]: for each x, over the draws
+ *                            (infAP sums over offsets d);
+ *   by_draws(N, K, h, inv)   t[d (K + 1) + x]: for each d, over x (G sums
+ *                            over x), from hypergeom_pmf with inv (1 / i for
+ *                            i = 1..N: other values in the last ulp).
+ * trim() empties every table past 2**22 weights (32 MiB): call it before
+ * fetching tables, which stay in place until the next trim() (a caller that
+ * fetches two tables of up to 2**20 weights between trims keeps it under 48
+ * MiB). h: a work buffer. */
 struct PmfTables {
-    std::map<std::pair<int64_t, int64_t>, std::vector<double>> tab;
+    std::map<std::tuple<int64_t, int64_t, bool>, std::vector<double>> tab;
     size_t weights = 0;
     void trim() {
         if (weights > ((size_t)1 << 22)) {
@@ -169,13 +176,25 @@ struct PmfTables {
             weights = 0;
         }
     }
-    const double *get(int64_t N, int64_t K, std::vector<double> &h) {
-        std::vector<double> &t = tab[{N, K}];
+    const double *by_marked(int64_t N, int64_t K, std::vector<double> &h) {
+        return fetch(N, K, h, nullptr, false);
+    }
+    const double *by_draws(int64_t N, int64_t K, std::vector<double> &h, const double *inv) {
+        return fetch(N, K, h, inv, true);
+    }
+
+   private:
+    const double *fetch(int64_t N, int64_t K, std::vector<double> &h, const double *inv,
+                        bool by_draws) {
+        std::vector<double> &t = tab[{N, K, by_draws}];
         if (t.empty()) {
             t.assign((size_t)((K + 1) * (N + 1)), 0.0);
             for (int64_t d = 0; d <= N; ++d) {
-                const int64_t lo = hypergeom_pmf(N, K, d, h);
-                for (size_t i = 0; i < h.size(); ++i) t[(size_t)((lo + (int64_t)i) * (N + 1) + d)] = h[i];
+                const int64_t lo = hypergeom_pmf(N, K, d, h, inv);
+                for (size_t i = 0; i < h.size(); ++i) {
+                    const int64_t x = lo + (int64_t)i;
+                    t[(size_t)(by_draws ? d * (K + 1) + x : x * (N + 1) + d)] = h[i];
+                }
             }
             weights += t.size();
         }
