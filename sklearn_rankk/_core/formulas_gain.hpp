@@ -583,9 +583,13 @@ bool gain_measure(const Request &r, const RowView &v, Scratch &sc, int64_t K_ide
             gains.push_back(gain_of(y, t));
             sum += gains.back();
         });
-        gains.resize((size_t)(b - a), 0.0);  // the members left out: no gain
         int64_t n_positive = 0;
         for (double g : gains) n_positive += g > 0.0;
+        if (n_positive == 0) {  // every term 0 (a gap between relevant ranks, say)
+            S0 += sum;
+            return;
+        }
+        gains.resize((size_t)(b - a), 0.0);  // the members left out: no gain
         if (n_positive == 1) {  // one positive member (or no tie): no other gain above it
             const double *cg = costs_of(a, b);
             double mean = 0.0;
