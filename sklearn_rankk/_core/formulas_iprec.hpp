@@ -77,11 +77,21 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         return u.first * v.second > v.first * u.second;  // by ratio, decreasing
     });
     // P(the L-th relevant item at position L + v), v = 0..n - r.
-    w.pmf.assign(n_ls * nw, 0.0);
+    if (w.pmf_weights > ((size_t)1 << 22)) {
+        w.pmf_tab.clear();
+        w.pmf_weights = 0;
+    }
+    w.pmf.resize(n_ls);
     for (size_t i = 0; i < n_ls; ++i) {
         const int64_t L = w.ls[i];
-        for (int64_t v = 0; v < nw; ++v)
-            w.pmf[i * nw + v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
+        std::vector<double> &t = w.pmf_tab[{n, r, L}];
+        if (t.empty()) {
+            t.resize((size_t)nw);
+            for (int64_t v = 0; v < nw; ++v)
+                t[v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
+            w.pmf_weights += t.size();
+        }
+        w.pmf[i] = t.data();
     }
     // H[k][v]: P(every later item stays below the line), after position
     // k + v holding k relevant items; suffix[i][v]: sum over v' >= v of the
@@ -96,18 +106,21 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
     suffix.assign(n_ls * (nw + 1), 0.0);
     for (size_t i = 0; i < n_ls; ++i)
         for (int64_t v = nw - 1; v >= 0; --v)
-            suffix[i * (nw + 1) + v] = w.pmf[i * nw + v] + suffix[i * (nw + 1) + v + 1];
+            suffix[i * (nw + 1) + v] = w.pmf[i][v] + suffix[i * (nw + 1) + v + 1];
     auto &bound = w.bound;
     bound.assign(r + 2, 0);
     for (size_t s = 0; s < cells.size();) {
         const int64_t num = cells[s].first, den = cells[s].second;
         size_t e = s + 1;
         while (e < cells.size() && cells[e].first * den == num * cells[e].second) ++e;
-        // Item k below the line x = num / den: (c0 + k) den < num (a + q).
+        // Item k below the line x = num / den: (c0 + k) den < num (a + q),
+        // at q >= bound[k] = floor((c0 + k) den / num) + 1 - a. The bounds
+        // only grow as x falls; one below 1 allows every position, as 0
+        // does, so a bound moves (one division) only once it passes 0.
         int64_t hi = 0, wmax = -1;
         for (int64_t k = lmin; k <= r; ++k) {
-            const int64_t u = (c0 + k) * den / num + 1 - a;
-            if (u != bound[k]) {
+            if ((c0 + k) * den >= num * (bound[k] + a)) {
+                const int64_t u = (c0 + k) * den / num + 1 - a;
                 bound[k] = u;
                 hi = k;
                 wmax = std::max(wmax, u - 1 - k);
@@ -164,7 +177,7 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
             double *suf = &suffix[i * (nw + 1)];
             // P(X_g < x) = the terms from item L's bound on: suf[lo].
             const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
-            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i * nw + v] * row[v] + suf[v + 1];
+            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v] + suf[v + 1];
             w.events[i].push_back({x, suf[lo]});
         }
         s = e;
