@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "_portable.h"
 #include "scratch.hpp"
 #include "ties.hpp"
 
@@ -45,6 +46,45 @@ namespace rankk {
 // trec_eval 10.0's recall point of level x: lround(x |R|) relevant items.
 inline int64_t recall_point(double x, int64_t n_rel) {
     return (int64_t)std::lround(x * (double)n_rel);
+}
+
+/* The DP cells of items k = lmin..kt (rows) and v <= wmax (non-relevant
+ * items so far) that a lowered line changes (see iprec_group_events), by
+ * anti-diagonal d = k + v from the last: H at d RW + k, rk[k] = r - k,
+ * inv[i] = 1 / i. Row k is read only from its own bound on (v >= bound[k] -
+ * k: an item k placed below it never counts), so its cells below are left
+ * alone; the bounds and bound[k] - k grow with k, so on diagonal d the rows
+ * read are k in [max(lmin, d - wmax), K] (K the last with max(k, bound[k])
+ * <= d), and those k <= kr (the last with bound[k + 1] <= d + 1) may place
+ * their next relevant item at d + 1. Each cell is
+ *   H[k][v] = p H[k + 1][v] + (1 - p) H[k][v + 1],  p = (r - k) / (n - d),
+ * with H[k + 1][v] read as 0 past kr ((1 - p) H[k][v + 1] alone: the same
+ * bits, every term >= +0). */
+RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, const double *rk, const double *inv,
+                                     int64_t n, const int64_t *bound, int64_t lmin, int64_t kt,
+                                     int64_t wmax) {
+    if (kt < lmin) return;
+    int64_t K = kt, kr = kt;
+    const int64_t dlo = std::max(lmin, bound[lmin]);
+    for (int64_t d = kt + wmax; d >= dlo; --d) {
+        while (K >= lmin && std::max(K, bound[K]) > d) --K;
+        while (kr >= lmin && bound[kr + 1] > d + 1) --kr;
+        const int64_t klo = std::max(lmin, d - wmax), khi = std::min(kt, K);
+        if (klo > khi) continue;
+        double *__restrict g = H + d * RW;
+        const double *__restrict g1 = H + (d + 1) * RW;
+        const double iv = inv[n - d];
+        const int64_t kmid = std::min(kr, khi);
+        int64_t k = klo;
+        for (; k <= kmid; ++k) {
+            const double p = rk[k] * iv;
+            g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
+        }
+        for (; k <= khi; ++k) {
+            const double p = rk[k] * iv;
+            g[k] = (1.0 - p) * g1[k];
+        }
+    }
 }
 
 /* The events of one random group (1 < n, 0 < r < n) for each L of w.ls
@@ -94,12 +134,16 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         w.pmf[i] = t.data();
     }
     // H[k][v]: P(every later item stays below the line), after position
-    // k + v holding k relevant items; suffix[i][v]: sum over v' >= v of the
+    // d = k + v holding k relevant items, stored by anti-diagonal d (H at
+    // d RW + k): the recurrence reads only diagonal d + 1, so the items of
+    // one diagonal are independent. suffix[i][v]: sum over v' >= v of the
     // terms of P(X_g < x) for L = ls[i].
-    auto &H = w.H;  // rows of nw1 = nw + 1: a last column of 0 (no position left)
-    const int64_t nw1 = nw + 1;
-    H.assign((r + 1) * nw1, 1.0);
-    for (int64_t k = 0; k <= r; ++k) H[k * nw1 + nw] = 0.0;
+    auto &H = w.H;  // v = nw: 0 (no position left); d < k: never read
+    const int64_t RW = r + 1;
+    H.assign((size_t)((n + 2) * RW), 1.0);
+    for (int64_t k = 0; k <= r; ++k) H[(k + nw) * RW + k] = 0.0;
+    w.rk.resize((size_t)r + 1);
+    for (int64_t k = 0; k <= r; ++k) w.rk[k] = (double)(r - k);
     w.inv.resize(n + 1);
     for (int64_t i = 1; i <= n; ++i) w.inv[i] = 1.0 / (double)i;
     auto &suffix = w.suffix;
@@ -127,57 +171,17 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
             }
         }
         wmax = std::min(wmax, nw - 1);
-        // Rows hi - 1 .. lmin, columns wmax .. 0, in blocks of B rows swept
-        // as a skewed wavefront (row k0 - j runs j columns behind row k0), so
-        // that the B rows' recurrences are independent at each step.
-        constexpr int64_t B = 8;
-        for (int64_t k0 = std::min(hi - 1, r - 1); k0 >= lmin && wmax >= 0; k0 -= B) {
-            const int64_t nb = std::min(B, k0 - lmin + 1);
-            // Per row of the block: its start, the row above, the first
-            // column whose next relevant item is allowed, r - k.
-            double *rows[B];
-            const double *ups[B];
-            int64_t vmin[B];
-            double rk[B];
-            for (int64_t j = 0; j < nb; ++j) {
-                const int64_t k = k0 - j;
-                rows[j] = &H[k * nw1];
-                ups[j] = &H[(k + 1) * nw1];
-                vmin[j] = bound[k + 1] - k - 1;
-                rk[j] = (double)(r - k);
-            }
-            auto cell = [&](int64_t j, int64_t v, double inv) {
-                const double p = rk[j] * inv;
-                const double rel = v >= vmin[j] ? ups[j][v] : 0.0;
-                rows[j][v] = p * rel + (1.0 - p) * rows[j][v + 1];
-            };
-            // Row k is read only from its own bound on (columns v with
-            // k + v >= bound[k]: an item k placed below it never counts), and
-            // the bounds grow with k: the block's lowest row needs the most.
-            const int64_t low = k0 - nb + 1;
-            const int64_t vlo = std::max<int64_t>(0, bound[low] - low);
-            if (vlo > wmax) continue;
-            for (int64_t t = 0; t <= wmax - vlo + nb - 1; ++t) {
-                // Every cell of step t is at k + v = k0 + wmax - t.
-                const double inv = w.inv[n - (k0 + wmax - t)];
-                if (nb == B && t >= B - 1 && t <= wmax - vlo) {
-                    for (int64_t j = 0; j < B; ++j) cell(j, wmax - t + j, inv);
-                } else {
-                    for (int64_t j = 0; j < nb; ++j) {
-                        const int64_t v = wmax - t + j;
-                        if (v >= vlo && v <= wmax) cell(j, v, inv);
-                    }
-                }
-            }
-        }
+        if (wmax >= 0)
+            iprec_sweep(H.data(), RW, w.rk.data(), w.inv.data(), n, bound.data(), lmin,
+                        std::min(hi - 1, r - 1), wmax);
         const double x = (double)num / (double)den;
         for (size_t i = 0; i < n_ls; ++i) {
             const int64_t L = w.ls[i];
-            const double *row = &H[L * nw1];
+            const double *row = &H[L * RW + L];  // row[v RW]: H[L][v]
             double *suf = &suffix[i * (nw + 1)];
             // P(X_g < x) = the terms from item L's bound on: suf[lo].
             const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
-            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v] + suf[v + 1];
+            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v * RW] + suf[v + 1];
             w.events[i].push_back({x, suf[lo]});
         }
         s = e;

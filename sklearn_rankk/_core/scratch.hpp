@@ -31,7 +31,7 @@ struct IprecEvent {
 struct IprecWork {
     std::vector<std::pair<int64_t, int64_t>> cells;  // (c0 + k, a + q)
     std::vector<int64_t> bound;                      // per k: least position allowed
-    std::vector<double> H, suffix, inv;
+    std::vector<double> H, suffix, inv, rk;
     /* P(the L-th of r marked items at position L + v), v = 0..n - r, by
      * (n, r, L), kept across groups and rows (group shapes recur); emptied
      * past 2**22 weights (32 MiB) when a group starts. pmf: the group's
