@@ -237,9 +237,10 @@ inline void dot8_4(const double *x, const double *y, int64_t n, double *out) {
 
 /* The laws of c, the positive members among the first m of a group of n
  * with P positive (hypergeom_pmf with w.inv, grown to n by the caller), for
- * m = 0..n: row m at t + m (P + 1), over c = 0..P (0 outside c's support
- * [max(0, m - (n - P)), min(P, m)]), computed once per (n, P) and kept
- * (PmfTables, ties.hpp: the same cache as infAP's tables, another layout). */
+ * m = 0..n: row m at t + m W, W = min(P, n - P) + 1, over c's support
+ * [max(0, m - (n - P)), min(P, m)], computed once per (n, P) and kept
+ * (G's own PmfTables, ties.hpp: the kind of cache infAP keeps, in another
+ * layout). */
 inline const double *group_pmfs(GWork &w, int64_t n, int64_t P, std::vector<double> &h) {
     w.pmfs.trim();
     return w.pmfs.by_draws(n, P, h, w.inv.data());
@@ -350,10 +351,10 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
     // it weighs: the c largest gains and m - c zeros fit in the first m
     // ranks, so C(a + m - 1) >= S0 + hi[c].
     const double *pm = group_pmfs(w, n, P, h);
-    // c's support for the first m: [clo_of(m), chi_of(m)], at row(m)[c]
+    // c's support for the first m: [clo_of(m), chi_of(m)], at row(m)[c - clo_of(m)]
     auto clo_of = [&](int64_t m) { return std::max<int64_t>(0, m - (n - P)); };
     auto chi_of = [&](int64_t m) { return std::min(P, m); };
-    auto row = [&](int64_t m) { return pm + m * (P + 1); };
+    auto row = [&](int64_t m) { return pm + m * (std::min(P, n - P) + 1); };
     double total = 0.0;
     for (int64_t m = 1; m <= n;) {
         const int64_t bm = base[m - 1];
@@ -364,7 +365,7 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             const double *hm[4];
             for (int j = 0; j < 4; ++j) {
                 clo[j] = clo_of(m + j);
-                hm[j] = row(m + j) + clo[j];
+                hm[j] = row(m + j);
                 chi[j] = chi_of(m + j);
                 cmin = std::min(cmin, clo[j]);
                 cmax = std::max(cmax, chi[j]);
@@ -382,12 +383,13 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
             continue;
         }
         const double *hc = row(m);
+        const int64_t c0 = clo_of(m);
         double acc = 0.0;
-        for (int64_t c = clo_of(m); c <= chi_of(m); ++c) {
-            if (c == 0 || hc[c] == 0.0) continue;
+        for (int64_t c = c0; c <= chi_of(m); ++c) {
+            if (c == 0 || hc[c - c0] == 0.0) continue;
             const int64_t first = bm - hi[c];
             if (first < 0) return false;
-            acc += hc[c] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
+            acc += hc[c - c0] * dot8(&q2[off[c]], f + first, hi[c] - lo[c] + 1);
         }
         total += acc / (double)m;
         ++m;

@@ -39,9 +39,9 @@ namespace rankk {
  * in decreasing order, and consecutive points share work: lowering x raises
  * the bounds of some items only, and only the DP rows below the highest
  * changed item are computed again. One pass gives every needed L (every
- * recall level) at once. Worst case O(r^2 (n - r)^2) time and O(r (n - r))
- * memory per tie group of n items, r of them relevant; O(n) for a ranking
- * without ties. */
+ * recall level) at once. Worst case O(r^2 (n - r)^2) time and
+ * O(n min(r, n - r)) memory per tie group of n items, r of them relevant;
+ * O(n) for a ranking without ties. */
 
 // trec_eval 10.0's recall point of level x: lround(x |R|) relevant items.
 inline int64_t recall_point(double x, int64_t n_rel) {
@@ -50,19 +50,20 @@ inline int64_t recall_point(double x, int64_t n_rel) {
 
 /* The DP cells of items k = lmin..kt (rows) and v <= wmax (non-relevant
  * items so far) that a lowered line changes (see iprec_group_events), by
- * anti-diagonal d = k + v from the last: H at d RW + k, rk[k] = r - k,
- * inv[i] = 1 / i. Row k is read only from its own bound on (v >= bound[k] -
- * k: an item k placed below it never counts), so its cells below are left
- * alone; the bounds and bound[k] - k grow with k, so on diagonal d the rows
+ * anti-diagonal d = k + v from the last: cell (k, v) at H[d RW + k], or at
+ * H[d RW + v] with by_v (the shorter of the two: RW = r + 1 or n - r + 2),
+ * rk[k] = r - k, inv[i] = 1 / i. Row k is read only from its own bound on
+ * (v >= bound[k] - k: an item k placed below it never counts), so its cells
+ * below are left alone; the bounds grow with k, so on diagonal d the rows
  * read are k in [max(lmin, d - wmax), K] (K the last with max(k, bound[k])
  * <= d), and those k <= kr (the last with bound[k + 1] <= d + 1) may place
  * their next relevant item at d + 1. Each cell is
  *   H[k][v] = p H[k + 1][v] + (1 - p) H[k][v + 1],  p = (r - k) / (n - d),
  * with H[k + 1][v] read as 0 past kr ((1 - p) H[k][v + 1] alone: the same
  * bits, every term >= +0). */
-RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, const double *rk, const double *inv,
-                                     int64_t n, const int64_t *bound, int64_t lmin, int64_t kt,
-                                     int64_t wmax) {
+RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, bool by_v, const double *rk,
+                                     const double *inv, int64_t n, const int64_t *bound,
+                                     int64_t lmin, int64_t kt, int64_t wmax) {
     if (kt < lmin) return;
     int64_t K = kt, kr = kt;
     const int64_t dlo = std::max(lmin, bound[lmin]);
@@ -75,14 +76,28 @@ RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, const double *rk, co
         const double *__restrict g1 = H + (d + 1) * RW;
         const double iv = inv[n - d];
         const int64_t kmid = std::min(kr, khi);
-        int64_t k = klo;
-        for (; k <= kmid; ++k) {
-            const double p = rk[k] * iv;
-            g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
-        }
-        for (; k <= khi; ++k) {
-            const double p = rk[k] * iv;
-            g[k] = (1.0 - p) * g1[k];
+        if (!by_v) {  // H[k][v] at g[k]: H[k + 1][v] at g1[k + 1], H[k][v + 1] at g1[k]
+            int64_t k = klo;
+            for (; k <= kmid; ++k) {
+                const double p = rk[k] * iv;
+                g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
+            }
+            for (; k <= khi; ++k) {
+                const double p = rk[k] * iv;
+                g[k] = (1.0 - p) * g1[k];
+            }
+        } else {  // H[k][v] at g[v]: H[k + 1][v] at g1[v], H[k][v + 1] at g1[v + 1]
+            // k = d - v: first k = khi down to past kmid, then the rest
+            const int64_t vmid = d - std::max(kmid, klo - 1);
+            int64_t v = d - khi;
+            for (; v < vmid; ++v) {
+                const double p = rk[d - v] * iv;
+                g[v] = (1.0 - p) * g1[v + 1];
+            }
+            for (; v <= d - klo; ++v) {
+                const double p = rk[d - v] * iv;
+                g[v] = p * g1[v] + (1.0 - p) * g1[v + 1];
+            }
         }
     }
 }
@@ -129,19 +144,21 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
             t.resize((size_t)nw);
             for (int64_t v = 0; v < nw; ++v)
                 t[v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
-            w.pmf_weights += t.size();
+            w.pmf_weights += t.size() + 16;  // (+ the entry's own bytes, about 128)
         }
         w.pmf[i] = t.data();
     }
     // H[k][v]: P(every later item stays below the line), after position
-    // d = k + v holding k relevant items, stored by anti-diagonal d (H at
-    // d RW + k): the recurrence reads only diagonal d + 1, so the items of
-    // one diagonal are independent. suffix[i][v]: sum over v' >= v of the
-    // terms of P(X_g < x) for L = ls[i].
+    // d = k + v holding k relevant items, stored by anti-diagonal d (at
+    // d RW + k, or d RW + v where n - r < r: the shorter): the recurrence
+    // reads only diagonal d + 1, so the items of one diagonal are
+    // independent. suffix[i][v]: sum over v' >= v of the terms of
+    // P(X_g < x) for L = ls[i].
     auto &H = w.H;  // v = nw: 0 (no position left); d < k: never read
-    const int64_t RW = r + 1;
+    const bool by_v = nw < r;
+    const int64_t RW = by_v ? nw + 1 : r + 1;
     H.assign((size_t)((n + 2) * RW), 1.0);
-    for (int64_t k = 0; k <= r; ++k) H[(k + nw) * RW + k] = 0.0;
+    for (int64_t k = 0; k <= r; ++k) H[(k + nw) * RW + (by_v ? nw : k)] = 0.0;
     w.rk.resize((size_t)r + 1);
     for (int64_t k = 0; k <= r; ++k) w.rk[k] = (double)(r - k);
     w.inv.resize(n + 1);
@@ -172,16 +189,18 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         }
         wmax = std::min(wmax, nw - 1);
         if (wmax >= 0)
-            iprec_sweep(H.data(), RW, w.rk.data(), w.inv.data(), n, bound.data(), lmin,
+            iprec_sweep(H.data(), RW, by_v, w.rk.data(), w.inv.data(), n, bound.data(), lmin,
                         std::min(hi - 1, r - 1), wmax);
         const double x = (double)num / (double)den;
         for (size_t i = 0; i < n_ls; ++i) {
             const int64_t L = w.ls[i];
-            const double *row = &H[L * RW + L];  // row[v RW]: H[L][v]
+            // H[L][v] at row[v step]
+            const double *row = &H[L * RW + (by_v ? 0 : L)];
+            const int64_t step = by_v ? RW + 1 : RW;
             double *suf = &suffix[i * (nw + 1)];
             // P(X_g < x) = the terms from item L's bound on: suf[lo].
             const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
-            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v * RW] + suf[v + 1];
+            for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v * step] + suf[v + 1];
             w.events[i].push_back({x, suf[lo]});
         }
         s = e;

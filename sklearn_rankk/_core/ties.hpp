@@ -160,13 +160,15 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
  * own table:
  *   by_marked(N, K, h)       t[x (N + 1) + d]: for each x, over the draws
  *                            (infAP sums over offsets d);
- *   by_draws(N, K, h, inv)   t[d (K + 1) + x]: for each d, over x (G sums
- *                            over x), from hypergeom_pmf with inv (1 / i for
- *                            i = 1..N: other values in the last ulp).
- * trim() empties every table past 2**22 weights (32 MiB): call it before
- * fetching tables, which stay in place until the next trim() (a caller that
- * fetches two tables of up to 2**20 weights between trims keeps it under 48
- * MiB). h: a work buffer. */
+ *   by_draws(N, K, h, inv)   t[d W + x - lo_d]: for each d, its support
+ *                            lo_d = max(0, d - (N - K)) .. min(K, d), at most
+ *                            W = min(K, N - K) + 1 wide (G sums over x);
+ *                            from hypergeom_pmf with inv (1 / i for i =
+ *                            1..N: other values in the last ulp).
+ * trim() empties every table past 2**22 weights (32 MiB; a table counts 16
+ * more for its own bytes): call it before fetching tables, which stay in
+ * place until the next trim() (a caller that fetches two tables of up to
+ * 2**20 weights between trims keeps it under 48 MiB). h: a work buffer. */
 struct PmfTables {
     std::map<std::tuple<int64_t, int64_t, bool>, std::vector<double>> tab;
     size_t weights = 0;
@@ -188,15 +190,16 @@ struct PmfTables {
                         bool by_draws) {
         std::vector<double> &t = tab[{N, K, by_draws}];
         if (t.empty()) {
-            t.assign((size_t)((K + 1) * (N + 1)), 0.0);
+            const int64_t W = std::min(K, N - K) + 1;
+            t.assign((size_t)((by_draws ? W : K + 1) * (N + 1)), 0.0);
             for (int64_t d = 0; d <= N; ++d) {
                 const int64_t lo = hypergeom_pmf(N, K, d, h, inv);
                 for (size_t i = 0; i < h.size(); ++i) {
                     const int64_t x = lo + (int64_t)i;
-                    t[(size_t)(by_draws ? d * (K + 1) + x : x * (N + 1) + d)] = h[i];
+                    t[(size_t)(by_draws ? d * W + (int64_t)i : x * (N + 1) + d)] = h[i];
                 }
             }
-            weights += t.size();
+            weights += t.size() + 16;  // (+ the entry's own bytes, about 128)
         }
         return t.data();
     }
