@@ -132,21 +132,14 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         return u.first * v.second > v.first * u.second;  // by ratio, decreasing
     });
     // P(the L-th relevant item at position L + v), v = 0..n - r.
-    if (w.pmf_weights > ((size_t)1 << 22)) {
-        w.pmf_tab.clear();
-        w.pmf_weights = 0;
-    }
+    w.pmf_tab.trim();
     w.pmf.resize(n_ls);
     for (size_t i = 0; i < n_ls; ++i) {
         const int64_t L = w.ls[i];
-        std::vector<double> &t = w.pmf_tab[{n, r, L}];
-        if (t.empty()) {
-            t.resize((size_t)nw);
+        w.pmf[i] = w.pmf_tab.get({n, r, L}, (size_t)nw, [&](double *t) {
             for (int64_t v = 0; v < nw; ++v)
                 t[v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
-            w.pmf_weights += t.size() + 16;  // (+ the entry's own bytes, about 128)
-        }
-        w.pmf[i] = t.data();
+        });
     }
     // H[k][v]: P(every later item stays below the line), after position
     // d = k + v holding k relevant items, stored by anti-diagonal d (at

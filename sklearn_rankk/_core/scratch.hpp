@@ -32,12 +32,10 @@ struct IprecWork {
     std::vector<std::pair<int64_t, int64_t>> cells;  // (c0 + k, a + q)
     std::vector<int64_t> bound;                      // per k: least position allowed
     std::vector<double> H, suffix, inv, rk;
-    /* P(the L-th of r marked items at position L + v), v = 0..n - r, by
-     * (n, r, L), kept across groups and rows (group shapes recur); emptied
-     * past 2**22 weights (32 MiB) when a group starts. pmf: the group's
-     * rows, one per L of ls. */
-    std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<double>> pmf_tab;
-    size_t pmf_weights = 0;
+    /* P(the L-th of r marked items at position L + v), v = 0..n - r, kept
+     * by (n, r, L) (trimmed when a group starts); pmf: the group's rows,
+     * one per L of ls. */
+    KeptTables<std::tuple<int64_t, int64_t, int64_t>> pmf_tab;
     std::vector<const double *> pmf;
     std::vector<int64_t> ls;
     std::vector<std::vector<IprecEvent>> events;     // per needed L

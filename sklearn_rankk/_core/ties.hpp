@@ -154,23 +154,14 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
     return lo;
 }
 
-/* hypergeom_pmf(N, K, d, .) for every d = 0..N, by (N, K), kept across
- * groups and rows (tie groups of one shape recur): the same values as the
- * calls one at a time, 0 outside each d's support. Two layouts, each its
- * own table:
- *   by_marked(N, K, h)       t[x (N + 1) + d]: for each x, over the draws
- *                            (infAP sums over offsets d);
- *   by_draws(N, K, h, inv)   t[d W + x - lo_d]: for each d, its support
- *                            lo_d = max(0, d - (N - K)) .. min(K, d), at most
- *                            W = min(K, N - K) + 1 wide (G sums over x);
- *                            from hypergeom_pmf with inv (1 / i for i =
- *                            1..N: other values in the last ulp).
- * trim() empties every table past 2**22 weights (32 MiB; a table counts 16
- * more for its own bytes): call it before fetching tables, which stay in
- * place until the next trim() (a caller that fetches two tables of up to
- * 2**20 weights between trims keeps it under 48 MiB). h: a work buffer. */
-struct PmfTables {
-    std::map<std::tuple<int64_t, int64_t, bool>, std::vector<double>> tab;
+/* Tables of doubles kept by key across groups and rows (tie groups of one
+ * shape recur): get(key, size, fill) returns the key's table, a new one
+ * (size doubles of 0) filled by fill(t) first. trim() empties them all past
+ * 2**22 weights (32 MiB; a table counts 16 more for its own bytes): call it
+ * before fetching tables, which stay in place until the next trim(). */
+template <class Key>
+struct KeptTables {
+    std::map<Key, std::vector<double>> tab;
     size_t weights = 0;
     void trim() {
         if (weights > ((size_t)1 << 22)) {
@@ -178,6 +169,31 @@ struct PmfTables {
             weights = 0;
         }
     }
+    template <class Fill>
+    const double *get(const Key &key, size_t size, Fill &&fill) {
+        std::vector<double> &t = tab[key];
+        if (t.empty()) {
+            t.assign(size, 0.0);
+            fill(t.data());
+            weights += t.size() + 16;  // (+ the entry's own bytes, about 128)
+        }
+        return t.data();
+    }
+};
+
+/* hypergeom_pmf(N, K, d, .) for every d = 0..N, by (N, K), kept (see
+ * KeptTables; a caller that fetches two tables of up to 2**20 weights
+ * between trims keeps it under 48 MiB): the same values as the calls one at
+ * a time, 0 outside each d's support. Two layouts, each its own table:
+ *   by_marked(N, K, h)       t[x (N + 1) + d]: for each x, over the draws
+ *                            (infAP sums over offsets d);
+ *   by_draws(N, K, h, inv)   t[d W + x - lo_d]: for each d, its support
+ *                            lo_d = max(0, d - (N - K)) .. min(K, d), at most
+ *                            W = min(K, N - K) + 1 wide (G sums over x);
+ *                            from hypergeom_pmf with inv (1 / i for i =
+ *                            1..N: other values in the last ulp).
+ * h: a work buffer. */
+struct PmfTables : KeptTables<std::tuple<int64_t, int64_t, bool>> {
     const double *by_marked(int64_t N, int64_t K, std::vector<double> &h) {
         return fetch(N, K, h, nullptr, false);
     }
@@ -188,10 +204,9 @@ struct PmfTables {
    private:
     const double *fetch(int64_t N, int64_t K, std::vector<double> &h, const double *inv,
                         bool by_draws) {
-        std::vector<double> &t = tab[{N, K, by_draws}];
-        if (t.empty()) {
-            const int64_t W = std::min(K, N - K) + 1;
-            t.assign((size_t)((by_draws ? W : K + 1) * (N + 1)), 0.0);
+        const int64_t W = std::min(K, N - K) + 1;
+        const size_t size = (size_t)((by_draws ? W : K + 1) * (N + 1));
+        return get({N, K, by_draws}, size, [&](double *t) {
             for (int64_t d = 0; d <= N; ++d) {
                 const int64_t lo = hypergeom_pmf(N, K, d, h, inv);
                 for (size_t i = 0; i < h.size(); ++i) {
@@ -199,9 +214,7 @@ struct PmfTables {
                     t[(size_t)(by_draws ? d * W + (int64_t)i : x * (N + 1) + d)] = h[i];
                 }
             }
-            weights += t.size() + 16;  // (+ the entry's own bytes, about 128)
-        }
-        return t.data();
+        });
     }
 };
 
