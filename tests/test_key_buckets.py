@@ -330,3 +330,77 @@ def test_auc_heavy_ties_many_relevant(dtype):
         ranks[s == -1.0] = -1.0
         want = roc_auc_score(y_true[i][judged], ranks[judged])
         assert got_later[i] == pytest.approx(want, rel=1e-13, abs=1e-15), i
+
+
+def few_key_rows(seed=11):
+    """Rows whose relevant items hold at most 16 distinct scores (exact
+    ties: the keys come from a hash of the scores and the items are counted
+    by comparisons, count_few_keys) and one past it: relevant scores of
+    -0.0 and 0.0 (one key), +inf tied with a non-relevant item, relevant
+    items at -inf, unjudged items tied with keys; short rows (41 items: the
+    vectorised pass's tail) and rows longer than its block of 1,024 items."""
+    rng = np.random.default_rng(seed)
+
+    def row(m, key_scores, n_rel, ties=()):
+        # distinct non-relevant scores away from the keys, then n_rel
+        # relevant items over key_scores, then ties (score, grade)
+        scores = rng.permutation(m).astype(np.float64) / m + 10.0
+        grades = np.zeros(m, dtype=np.int64)
+        grades[rng.choice(m, 3, replace=False)] = [-1, -2, -1]
+        free = np.flatnonzero(grades == 0)
+        at = rng.choice(free, n_rel + len(ties), replace=False)
+        scores[at[:n_rel]] = np.resize(key_scores, n_rel)
+        grades[at[:n_rel]] = rng.integers(1, 4, n_rel)
+        for j, (v, g) in zip(at[n_rel:], ties):
+            scores[j], grades[j] = v, g
+        return grades, scores
+
+    sixteen = 10.0 + (np.arange(16) + 0.5) / 16
+    short = [
+        row(41, [0.0, -0.0, 10.25, np.inf], 6, [(np.inf, 0), (-0.0, -1), (10.25, 0)]),
+        row(41, [10.5, -np.inf, 10.75], 5, [(-np.inf, 0), (10.5, -2)]),
+        row(41, sixteen, 16, [(sixteen[3], 0), (sixteen[9], -1)]),
+        row(41, np.append(sixteen, 9.0), 17, [(sixteen[3], 0), (9.0, 0)]),
+    ]
+    long = [
+        row(2_601, sixteen, 16, [(sixteen[0], 0), (sixteen[15], -1), (-np.inf, 0)]),
+        row(
+            2_601,
+            np.append(sixteen[:5], [np.inf, -0.0, 0.0]),
+            9,
+            [(0.0, 0), (np.inf, -1)],
+        ),
+    ]
+    return [
+        (np.array([r[0] for r in g]), np.array([r[1] for r in g]))
+        for g in (short, long)
+    ]
+
+
+FEW_KEY_MEASURES = [
+    *MEASURES,
+    ("dcg", {}),
+    ("ndcg", {}),
+    ("err", {}),
+    ("normalized_gain", {}),
+    ("rbp", {}),
+    ("mrr", {}),
+]
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(("metric", "params"), FEW_KEY_MEASURES)
+def test_few_distinct_relevant_scores_match_the_oracle(metric, params, ignore_ties):
+    """Rows of at most 16 distinct relevant scores (and one of 17): every
+    whole-ranking measure that places the items among the relevant scores
+    equals the brute-force oracle in both tie modes, dense and CSR, float64
+    and float32 (the scores are exact in float32)."""
+    for y, s in few_key_rows():
+        want = _expected(metric, params, y, s, ignore_ties)
+        y_csr = np.maximum(y, 0)
+        want_csr = _expected(metric, params, y_csr, s, ignore_ties)
+        for scores in (s, s.astype(np.float32)):
+            got = _call(metric, params, y, scores, ignore_ties)
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+            got = _call(metric, params, sp.csr_array(y_csr), scores, ignore_ties)
+            np.testing.assert_allclose(got, want_csr, rtol=RTOL, atol=ATOL)

@@ -237,69 +237,84 @@ void sort_ranked(std::vector<Item> &c) {
 /* The keys of the finite items in c (an item and a weight each; any order):
  * sorted in rank order, merged by score with exact ties (a key per item
  * with LATER), each key's summed weight in w.kr; the buckets built. Returns
- * D, the number of keys. */
+ * D, the number of keys. in_order: c is left in rank order (else, with
+ * exact ties and few distinct scores found in column order, the keys come
+ * from few_distinct and c is not sorted: the same keys and sums). */
 template <class S, bool LATER, class Item, class Weight>
 int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
-                 bool buckets = true) {
-    sort_ranked<LATER>(c);
+                 bool buckets = true, bool in_order = true) {
     w.key.clear();
     w.kcol.clear();
     w.kr.clear();
-    for (const Item &p : c) {
-        if (!(p.s > -INFINITY)) break;
-        if (!LATER && !w.key.empty() && w.key.back() == p.s) {
-            w.kr.back() += weight(p);
-            continue;
+    int64_t nd = -1;
+    if (!LATER && !in_order) {
+        w.kid.resize(c.size());
+        double dk[FEW_KEYS];
+        nd = few_distinct(
+            (int64_t)c.size(), [&](int64_t i) { return c[(size_t)i].s; },
+            [&](int64_t i) { return c[(size_t)i].j; }, dk, w.kid.data());
+        // (-inf, the lowest score where it is one, is no key)
+        const int64_t nk = nd > 0 && dk[nd - 1] == -INFINITY ? nd - 1 : nd;
+        w.key.assign(dk, dk + std::max<int64_t>(nk, 0));
+        w.kcol.assign(w.key.size(), -1);
+        w.kr.assign(w.key.size(), 0.0);
+        for (size_t i = 0; i < c.size() && nd >= 0; ++i) {
+            const int32_t r = w.kid[i];
+            if (r >= nk) continue;
+            if (w.kcol[r] < 0) {  // (the first in column order: the lowest)
+                w.kcol[r] = c[i].j;
+                w.kr[r] = weight(c[i]);
+            } else {
+                w.kr[r] += weight(c[i]);
+            }
         }
-        w.key.push_back(p.s);
-        w.kcol.push_back(p.j);
-        w.kr.push_back(weight(p));
+    }
+    if (nd < 0) {
+        sort_ranked<LATER>(c);
+        for (const Item &p : c) {
+            if (!(p.s > -INFINITY)) break;
+            if (!LATER && !w.key.empty() && w.key.back() == p.s) {
+                w.kr.back() += weight(p);
+                continue;
+            }
+            w.key.push_back(p.s);
+            w.kcol.push_back(p.j);
+            w.kr.push_back(weight(p));
+        }
     }
     const int64_t D = (int64_t)w.key.size();
     w.key.push_back(-INFINITY);
     w.kcol.push_back(-1);
-    if (buckets) w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
+    if (!LATER && D <= FEW_KEYS)  // (count_slots compares: no buckets to build)
+        w.buckets.search_only(w.key.data(), w.kcol.data(), D);
+    else if (buckets)
+        w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
     return D;
 }
 
 /* Over every item of the row, the sum of a whole number per slot among the
  * keys w.key[0..D) (val[0..2D], as sum_slot_values reads it) into total;
  * returns the count of items scored -inf; nan: set when a score is NaN.
- * With exact ties and few keys in a short row, by a scan of the row per
- * key (count_lt_eq); else by sum_slot_values' table where it can be used;
+ * With exact ties and few keys, the slots counted by comparisons
+ * (count_few_keys); else by sum_slot_values' table where it can be used;
  * else the buckets are built and the items of each slot counted (the last
  * gap: the rest). The same whole number every way. */
 template <class S, bool LATER>
 int64_t auc_slot_sum(const S *s, int64_t m, AucWork &w, int64_t D, const int64_t *val,
                      int64_t &total, bool &nan) {
     int64_t n_inf = 0;
-    if (!LATER && D <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW) {
+    if (!LATER && D <= FEW_KEYS) {
         // Few distinct key scores (heavy ties: most items would share a
-        // cell with a key): one vectorised scan of the row (in cache) per
-        // key, and one for the -inf scores.
-        w.buckets.search_only(w.key.data(), w.kcol.data(), D);  // (the unjudged items)
-        if (any_nan(s, m)) {
-            nan = true;
-            return 0;
-        }
-        int64_t lt_prev = m, rest = m, lt, eq;
-        total = 0;
-        for (int64_t i = 0; i < D; ++i) {
-            count_lt_eq<S>(s, m, (S)w.key[(size_t)i], lt, eq);  // (exact: a score)
-            const int64_t gap = lt_prev - lt - eq;
-            total += gap * val[2 * i] + eq * val[2 * i + 1];
-            rest -= gap + eq;
-            lt_prev = lt;
-        }
-        total += rest * val[2 * D];
-        count_lt_eq<S>(s, m, (S)-INFINITY, lt, n_inf);
+        // cell with a key): the comparisons of count_few_keys.
+        w.n.assign(2 * (size_t)D + 2, 0);
+        n_inf = count_few_keys<S>(s, m, w.key.data(), D, w.n.data(), nan);
+    } else if (sum_slot_values<S, LATER>(s, m, w.buckets, w.key.data(), w.kcol.data(), D, val,
+                                         total, n_inf, nan)) {
         return n_inf;
+    } else {
+        w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
+        n_inf = auc_slot_counts<S, LATER>(s, m, w, D, nan);
     }
-    if (sum_slot_values<S, LATER>(s, m, w.buckets, w.key.data(), w.kcol.data(), D, val, total,
-                                  n_inf, nan))
-        return n_inf;
-    w.buckets.build(w.key.data(), w.kcol.data(), D, m, std::is_same<S, float>::value);
-    n_inf = auc_slot_counts<S, LATER>(s, m, w, D, nan);
     int64_t rest = m;
     total = 0;
     for (int64_t q = 0; q < 2 * D; ++q) {
@@ -416,29 +431,12 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     bool nan = auc_classes(s, m, rel, t, pos, unj);
     const int64_t n_pos = (int64_t)pos.size(), n_unj = (int64_t)unj.size();
     const int64_t n_neg = m - n_pos - n_unj;
-    // The scan counts once per distinct relevant score (exact ties: the
-    // relevant items of one score share their counts; the later column
-    // first: once per relevant item).
-    int64_t n_scans = n_pos;
+    // The scan counts once per relevant item (exact ties: once per run of
+    // one score). More relevant items, even of few distinct scores, are
+    // the keys (auc_keys: few_distinct, count_few_keys' comparisons).
+    const int64_t n_scans = n_pos;
     bool nan_pos = false;
     for (const AucKey &p : pos) nan_pos = nan_pos || p.s != p.s;
-    if (!LATER && !nan_pos && f >= 1.0 && m <= AUC_SCAN_ROW && n_pos > AUC_SCAN_MAX) {
-        // Distinct scores, counted up to one past AUC_SCAN_MAX; the scan
-        // reads the relevant items in rank order (runs of one score).
-        double seen[AUC_SCAN_MAX];
-        n_scans = 0;
-        for (const AucKey &p : pos) {
-            bool found = false;
-            for (int64_t i = 0; i < n_scans; ++i) found = found || seen[i] == p.s;
-            if (found) continue;
-            if (n_scans == AUC_SCAN_MAX) {
-                ++n_scans;
-                break;
-            }
-            seen[n_scans++] = p.s;
-        }
-        if (n_scans <= AUC_SCAN_MAX) sort_ranked<false>(pos);
-    }
     const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
     nan = nan || nan_pos;
     // A CSR row's scores are checked here where the buckets do not read
@@ -499,7 +497,7 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
         return false;
     }
     const int64_t D =
-        auc_keys<S, LATER>(pos, w, m, [](const AucKey &) { return 1.0; }, f < 1.0);
+        auc_keys<S, LATER>(pos, w, m, [](const AucKey &) { return 1.0; }, f < 1.0, false);
     bool bad = false;
     if (f >= 1.0) {
         // Over the relevant items: items below and half those tied (itself

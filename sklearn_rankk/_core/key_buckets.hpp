@@ -46,9 +46,7 @@
 
 #include "_portable.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#include <immintrin.h>
-#endif
+#include "few_keys.hpp"
 
 namespace rankk {
 
@@ -311,8 +309,7 @@ uint32_t bucket_lookup(const S *s, int64_t n, T lo, T scale, T top, const uint32
     return acc;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#define RANKK_LOOKUP_AVX2 1
+#ifdef RANKK_LOOKUP_AVX2
 /* The cells of 8 scores (float32 in float arithmetic, float64 in double):
  * bucket_cell's operations (min and max keep its NaN: top), the count of
  * -inf and NaN among them into ninf and nnan (lanes of -1). */
@@ -497,6 +494,7 @@ RANKK_CLONES int64_t count_one_key(const S *s, int64_t m, double k, int64_t kc, 
 template <class S, bool LATER>
 int64_t count_slots(const S *s, int64_t m, KeyBuckets &kb, int64_t *cnt, bool &nan) {
     if (kb.D == 1) return count_one_key<S, LATER>(s, m, kb.key[0], kb.kcol[0], cnt, nan);
+    if (!LATER && kb.D <= FEW_KEYS) return count_few_keys<S>(s, m, kb.key, kb.D, cnt, nan);
     int64_t n_inf = 0;
     if (kb.direct) {
         constexpr int64_t CHUNK = 512, SPAN = (int64_t)1 << 30;  // uint32 counts

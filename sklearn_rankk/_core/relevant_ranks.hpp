@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -81,6 +82,60 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     }
 }
 
+/* The keys of relevant_rank_view with exact ties, straight from its items
+ * (the first n of rr.items, with their gains and grades: found in column
+ * order), where they hold at most FEW_KEYS distinct scores (few_distinct):
+ * each key's count, first column and gain sums added in column order, and
+ * with `grades` the grades placed in rank order (a counting sort, stable).
+ * Sorting the items by score, then column, gives the same keys, sums (the
+ * same additions in the same order) and grade order, bit for bit; a row's
+ * handful of keys (W3, W4: 11 scores) costs O(|R|) here. False (nothing
+ * set) where few_distinct declines. */
+inline bool few_keys(RelRanks &rr, size_t n, bool gains, bool grades) {
+    const auto &items = rr.items;
+    auto &kid = rr.kid;
+    kid.resize(n);
+    double dk[FEW_KEYS];
+    const int64_t nd = few_distinct(
+        (int64_t)n, [&](int64_t i) { return items[(size_t)i].first; },
+        [&](int64_t i) { return items[(size_t)i].second; }, dk, kid.data());
+    if (nd < 0) return false;
+    auto &key = rr.key, &kr = rr.kr, &kg = rr.kg, &kx = rr.kx, &ky = rr.ky;
+    auto &kcol = rr.kcol, &kfirst = rr.kfirst;
+    key.assign(dk, dk + nd);
+    kcol.assign(nd, -1);
+    kr.assign(nd, 0.0);
+    kg.clear();
+    kx.clear();
+    if (gains) {
+        kg.assign(nd, 0.0);
+        kx.assign(nd, 0.0);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const int32_t r = kid[i];
+        if (kcol[r] < 0) kcol[r] = items[i].second;  // (the lowest column)
+        kr[r] += 1.0;
+        if (gains) {
+            kg[r] += rr.item_g[i];
+            kx[r] += rr.item_x[i];
+        }
+    }
+    ky.clear();
+    kfirst.clear();
+    if (grades) {
+        int64_t at[FEW_KEYS];
+        int64_t a = 0;
+        for (int64_t r = 0; r < nd; ++r) {
+            kfirst.push_back(a);
+            at[r] = a;
+            a += (int64_t)kr[r];
+        }
+        ky.resize(n);
+        for (size_t i = 0; i < n; ++i) ky[(size_t)at[kid[i]]++] = rr.item_y[i];
+    }
+    return true;
+}
+
 /* The groups of the ranks down to the last relevant retrieved item: each
  * key's group and, before it, the gap since the previous key as one group,
  * into rr (see RelRanks); returns the view (K = K_eff = ranks covered).
@@ -94,79 +149,84 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // each key's sums of linear (and exponential) gains too, added in rank
     // order as the sorted path adds its tie group's (add_gain: a relevant
     // item's gain is its grade when positive).
+    // (written in place, into vectors kept at least as long as the
+    // stored items: the first n_found of them)
     auto &items = rr.items;
-    items.clear();
+    const size_t most = (size_t)rel.stored_bound();
+    if (items.size() < most) items.resize(most);
     // With `grades`, each key's grades too (ky, in rank order, from kfirst).
     auto &ig = rr.item_g, &ix = rr.item_x, &iy = rr.item_y;
-    ig.clear();
-    ix.clear();
-    iy.clear();
+    for (auto *v : {&ig, &ix, &iy})
+        if ((gains || (grades && v == &iy)) && v->size() < most) v->resize(most);
     double top = 0.0;  // the largest relevant grade, retrieved or not
+    size_t n_found = 0;
     rel.each_stored([&](int64_t j, double y) {
         const double x = (double)s[j];
         if ((grades || gains) && y > t && y > top) top = y;
         if (y > t && x > -INFINITY) {
-            items.push_back({x, j});
+            items[n_found] = {x, j};
             if (gains) {
-                ig.push_back(y > 0.0 ? gain_lin(y, 0) : 0.0);
-                ix.push_back(exponential && y > 0.0 ? gain_exp(y, 0) : 0.0);
+                ig[n_found] = y > 0.0 ? gain_lin(y, 0) : 0.0;
+                ix[n_found] = exponential && y > 0.0 ? gain_exp(y, 0) : 0.0;
             }
-            if (grades) iy.push_back(y);
+            if (grades) iy[n_found] = y;
+            ++n_found;
         }
     });
-    auto better = [](const auto &p, const auto &q) {
-        return p.first > q.first ||
-               (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
-    };
-    auto &order = rr.order;
-    // With first_key (no gains, no grades): the first key alone, its tied
-    // relevant items (exact ties) gathered after it; the rest unsorted.
-    size_t n_items = items.size();
-    if (first_key && !gains && !grades && !items.empty()) {
-        std::iter_swap(items.begin(), std::min_element(items.begin(), items.end(), better));
-        n_items = 1;
-        for (size_t i = 1; i < items.size() && !LATER; ++i)
-            if (items[i].first == items[0].first) std::swap(items[n_items++], items[i]);
-    } else if (!gains && !grades) {
-        std::sort(items.begin(), items.end(), better);
-    } else {  // the gains follow their items
-        order.resize(items.size());
-        for (size_t i = 0; i < order.size(); ++i) order[i] = (int64_t)i;
-        std::sort(order.begin(), order.end(),
-                  [&](int64_t a, int64_t b) { return better(items[a], items[b]); });
-    }
-    auto &key = rr.key;
-    auto &kcol = rr.kcol;
-    auto &kr = rr.kr;
-    auto &kg = rr.kg, &kx = rr.kx;
-    key.clear();
-    kcol.clear();
-    kr.clear();
-    kg.clear();
-    kx.clear();
-    auto &ky = rr.ky;
-    auto &kfirst = rr.kfirst;
-    ky.clear();
-    kfirst.clear();
-    for (size_t i = 0; i < n_items; ++i) {
-        const size_t at = gains || grades ? (size_t)order[i] : i;
-        const auto &p = items[at];
-        if (grades) ky.push_back(iy[at]);
-        if (!LATER && !key.empty() && key.back() == p.first) {
-            kr.back() += 1.0;
-            if (gains) {
-                kg.back() += ig[at];
-                kx.back() += ix[at];
-            }
-            continue;
+    const auto i0 = items.begin(), i1 = items.begin() + (std::ptrdiff_t)n_found;
+    auto &key = rr.key, &kr = rr.kr, &kg = rr.kg, &kx = rr.kx, &ky = rr.ky;
+    auto &kcol = rr.kcol, &kfirst = rr.kfirst;
+    // Exact ties and few distinct relevant scores: the keys without
+    // sorting the items (few_keys); else the items sorted.
+    if (LATER || first_key || !few_keys(rr, n_found, gains, grades)) {
+        auto better = [](const auto &p, const auto &q) {
+            return p.first > q.first ||
+                   (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
+        };
+        auto &order = rr.order;
+        // With first_key (no gains, no grades): the first key alone, its tied
+        // relevant items (exact ties) gathered after it; the rest unsorted.
+        size_t n_items = n_found;
+        if (first_key && !gains && !grades && n_found > 0) {
+            std::iter_swap(i0, std::min_element(i0, i1, better));
+            n_items = 1;
+            for (size_t i = 1; i < n_found && !LATER; ++i)
+                if (items[i].first == items[0].first) std::swap(items[n_items++], items[i]);
+        } else if (!gains && !grades) {
+            std::sort(i0, i1, better);
+        } else {  // the gains follow their items
+            order.resize(n_found);
+            for (size_t i = 0; i < order.size(); ++i) order[i] = (int64_t)i;
+            std::sort(order.begin(), order.end(),
+                      [&](int64_t a, int64_t b) { return better(items[a], items[b]); });
         }
-        key.push_back(p.first);
-        kcol.push_back(p.second);
-        kr.push_back(1.0);
-        if (grades) kfirst.push_back((int64_t)i);
-        if (gains) {
-            kg.push_back(0.0 + ig[at]);
-            kx.push_back(0.0 + ix[at]);
+        key.clear();
+        kcol.clear();
+        kr.clear();
+        kg.clear();
+        kx.clear();
+        ky.clear();
+        kfirst.clear();
+        for (size_t i = 0; i < n_items; ++i) {
+            const size_t at = gains || grades ? (size_t)order[i] : i;
+            const auto &p = items[at];
+            if (grades) ky.push_back(iy[at]);
+            if (!LATER && !key.empty() && key.back() == p.first) {
+                kr.back() += 1.0;
+                if (gains) {
+                    kg.back() += ig[at];
+                    kx.back() += ix[at];
+                }
+                continue;
+            }
+            key.push_back(p.first);
+            kcol.push_back(p.second);
+            kr.push_back(1.0);
+            if (grades) kfirst.push_back((int64_t)i);
+            if (gains) {
+                kg.push_back(0.0 + ig[at]);
+                kx.push_back(0.0 + ix[at]);
+            }
         }
     }
     rr.top = top;
@@ -177,7 +237,10 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     auto &n = rr.n;
     n.assign(2 * D + 2, 0);
     KeyBuckets &kb = rr.buckets;
-    kb.build(key.data(), kcol.data(), D, m, std::is_same<S, float>::value);
+    if (!LATER && D <= FEW_KEYS)  // (count_slots compares: no buckets to build)
+        kb.search_only(key.data(), kcol.data(), D);
+    else
+        kb.build(key.data(), kcol.data(), D, m, std::is_same<S, float>::value);
     bool bad = false;
     rr.n_ret = -1;  // not counted
     if (D == 0) {  // no relevant item retrieved: no group is read

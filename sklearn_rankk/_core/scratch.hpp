@@ -78,6 +78,7 @@ struct RelRanks {
     std::vector<std::pair<double, int64_t>> items;
     std::vector<double> item_g, item_x, item_y;  // each item's gains and grade, in the order found
     std::vector<int64_t> order;          // the items in rank order
+    std::vector<int32_t> kid;            // each item's key (few_keys)
     std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
     std::vector<double> ky, gy;          // the keys' grades in rank order; a group's first
     std::vector<int64_t> kcol, n, bounds, kfirst, gfirst;  // a key's (group's) first in ky
@@ -110,6 +111,7 @@ struct AucWork {
     std::vector<AucKey> pos, neg;
     std::vector<double> key, kr;
     std::vector<int64_t> kcol, n, nu, val;
+    std::vector<int32_t> kid;  // each item's key (few_distinct)
     KeyBuckets buckets;
     std::vector<PairItem> items;
     std::vector<double> grades, tree, prefix, g_of;
