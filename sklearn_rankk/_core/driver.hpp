@@ -52,6 +52,25 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         empty[q] = auc_family_row(r, s, m, rel, t, exact, sc.auc, out + r.col, flags);
     }
     if (self_reading) return;
+    // Whole grades, every request read from the relevant items' ranks: a
+    // row mostly of grade 0 is read once, as a CSR row of its other items
+    // (dense_as_sparse), whose count (of those items) is the row's. The
+    // same grades, so the same values; one read of the grades fewer.
+    bool sparse_tried = false;
+    if constexpr (dense_whole_grades<Rel>::value) {
+        bool all_rr = t >= 0.0;
+        for (int32_t q = 0; q < n_req && all_rr; ++q)
+            all_rr = reads_relevant_ranks(plan.req[q], m);
+        if (all_rr) {
+            Sparse sv;
+            if (dense_as_sparse(rel, m, sc.auc.dense, sv, s, (size_t)m * sizeof(S))) {
+                sv.t = t;
+                process_row(s, m, sv, plan, sc, out, empty, flags);
+                return;
+            }
+            sparse_tried = true;
+        }
+    }
     const int64_t n_rel = rel.count(flags);
     const bool judged = plan.want_judged != 0;
     // Judged non-relevant items of the whole row, retrieved or not (bpref's
@@ -89,7 +108,7 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         }
     if (n_rr > 0)
         n_rr = answer_from_relevant_ranks(s, m, rel, plan, by_rr.data(), n_rel, n_nonrel, sc, out,
-                                          empty, flags);
+                                          empty, flags, !sparse_tried);
     if (n_rr == n_req) return;
     for (int32_t q = 0; q < n_req; ++q)
         if (plan.req[q].k == K_NRET && !by_rr[q]) {

@@ -316,12 +316,14 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
 template <class S, class Rel>
 int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const Plan &plan,
                                    uint8_t *answer, int64_t n_rel, int64_t n_nonrel,
-                                   Scratch &sc, double *out, uint8_t *empty, uint8_t &flags) {
+                                   Scratch &sc, double *out, uint8_t *empty, uint8_t &flags,
+                                   bool try_sparse = true) {
     const double t = plan.threshold;
     // A dense row, mostly grade 0: read as a CSR row of its other items
-    // (the same grades in the same order: the same values).
+    // (the same grades in the same order: the same values). try_sparse:
+    // false where the caller found it is not such a row.
     Sparse sv;
-    if (dense_as_sparse(rel, m, sc.auc.dense, sv, s, (size_t)m * sizeof(S))) {
+    if (try_sparse && dense_as_sparse(rel, m, sc.auc.dense, sv, s, (size_t)m * sizeof(S))) {
         sv.t = t;
         return answer_from_relevant_ranks(s, m, sv, plan, answer, n_rel, n_nonrel, sc, out, empty,
                                           flags);

@@ -443,6 +443,15 @@ struct count_checks_nothing<Aligned<R>> : std::integral_constant<bool, !std::is_
 template <>
 struct count_checks_nothing<Sparse> : std::true_type {};
 
+// A dense row of whole grades (what the count reads, a CSR copy of its
+// graded items holds: process_row reads such a row once, as that copy,
+// where every request reads only its stored items).
+template <class Rel>
+struct dense_whole_grades : std::false_type {};
+template <class R>
+struct dense_whole_grades<Aligned<R>>
+    : std::integral_constant<bool, !std::is_floating_point<R>::value> {};
+
 }  // namespace rankk
 
 #endif
