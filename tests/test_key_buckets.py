@@ -302,7 +302,8 @@ def test_one_item_rows(metric, params, ignore_ties):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_auc_heavy_ties_many_relevant(dtype):
     """Short rows of many relevant items on few distinct scores (W3's
-    shape: AUC then counts once per distinct relevant score), with unjudged
+    shape: the keys then come from a hash of the scores, and the row is
+    counted by comparisons with each), with unjudged
     items and items at -inf among them: scikit-learn's ``roc_auc_score``
     over the judged items (ties 1/2; -inf below every finite score), and
     AUC with ``ignore_ties`` equals it on each row's distinct ranks."""

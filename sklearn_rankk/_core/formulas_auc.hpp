@@ -237,9 +237,10 @@ void sort_ranked(std::vector<Item> &c) {
 /* The keys of the finite items in c (an item and a weight each; any order):
  * sorted in rank order, merged by score with exact ties (a key per item
  * with LATER), each key's summed weight in w.kr; the buckets built. Returns
- * D, the number of keys. in_order: c is left in rank order (else, with
- * exact ties and few distinct scores found in column order, the keys come
- * from few_distinct and c is not sorted: the same keys and sums). */
+ * D, the number of keys. in_order: c is left in rank order. With exact
+ * ties and few distinct scores found in column order (few_distinct), c is
+ * put in rank order by a counting sort (in_order), or the keys and sums
+ * come straight from few_distinct (c unsorted): the same keys and sums. */
 template <class S, bool LATER, class Item, class Weight>
 int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
                  bool buckets = true, bool in_order = true) {
@@ -247,18 +248,20 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
     w.kcol.clear();
     w.kr.clear();
     int64_t nd = -1;
-    if (!LATER && !in_order) {
+    double dk[FEW_KEYS];
+    if (!LATER) {
         w.kid.resize(c.size());
-        double dk[FEW_KEYS];
         nd = few_distinct(
             (int64_t)c.size(), [&](int64_t i) { return c[(size_t)i].s; },
             [&](int64_t i) { return c[(size_t)i].j; }, dk, w.kid.data());
+    }
+    if (nd >= 0 && !in_order) {
         // (-inf, the lowest score where it is one, is no key)
         const int64_t nk = nd > 0 && dk[nd - 1] == -INFINITY ? nd - 1 : nd;
-        w.key.assign(dk, dk + std::max<int64_t>(nk, 0));
-        w.kcol.assign(w.key.size(), -1);
-        w.kr.assign(w.key.size(), 0.0);
-        for (size_t i = 0; i < c.size() && nd >= 0; ++i) {
+        w.key.assign(dk, dk + nk);
+        w.kcol.assign((size_t)nk, -1);
+        w.kr.assign((size_t)nk, 0.0);
+        for (size_t i = 0; i < c.size(); ++i) {
             const int32_t r = w.kid[i];
             if (r >= nk) continue;
             if (w.kcol[r] < 0) {  // (the first in column order: the lowest)
@@ -268,9 +271,25 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
                 w.kr[r] += weight(c[i]);
             }
         }
-    }
-    if (nd < 0) {
-        sort_ranked<LATER>(c);
+    } else {
+        if (nd >= 0) {
+            // c in rank order without a comparison sort: each item moved to
+            // its key's next place (the keys' items in column order: stable),
+            // the permutation applied in place by its cycles.
+            int64_t at[FEW_KEYS] = {0};
+            for (size_t i = 0; i < c.size(); ++i)
+                if (w.kid[i] + 1 < nd) ++at[w.kid[i] + 1];
+            for (int64_t r = 1; r < nd; ++r) at[r] += at[r - 1];
+            for (size_t i = 0; i < c.size(); ++i) w.kid[i] = (int32_t)at[w.kid[i]]++;
+            for (size_t i = 0; i < c.size(); ++i)
+                while ((size_t)w.kid[i] != i) {
+                    const size_t d = (size_t)w.kid[i];
+                    std::swap(c[i], c[d]);
+                    std::swap(w.kid[i], w.kid[d]);
+                }
+        } else {
+            sort_ranked<LATER>(c);
+        }
         for (const Item &p : c) {
             if (!(p.s > -INFINITY)) break;
             if (!LATER && !w.key.empty() && w.key.back() == p.s) {

@@ -8,9 +8,12 @@
  * or not judged): every per-rank term there is 0, and the counts before a
  * relevant group enter only as sums of whole numbers, exact in any order.
  * So the row is never sorted: the relevant retrieved items' scores are
- * sorted (the keys, O(|R| log |R|)) and every item is counted into the gap between two keys or the tie group
- * of a key (key_buckets.hpp: a bucket index over the keys' range, O(1) an
- * item on average; a binary search where the keys' range is infinite).
+ * sorted (the keys, O(|R| log |R|); with exact ties and at most 16 distinct
+ * scores found by a hash, O(|R|), few_keys.hpp) and every item is counted
+ * into the gap between two keys or the tie group of a key (key_buckets.hpp:
+ * a bucket index over the keys' range, O(1) an item on average; a binary
+ * search where the keys' range is infinite; comparisons with each of at
+ * most 16 keys, few_keys.hpp).
  * The gaps become one group each, so the formulas read the same RowView and
  * walk (TieGroups::each) as on sorted ranks, and give the same values bit
  * for bit. (rbp_resid reads the unjudged items' ranks instead: it is 0
