@@ -175,7 +175,7 @@ int64_t few_distinct(int64_t n, Score &&score, Col &&col, double *key, int32_t *
     double dv[FEW_KEYS], hv[64];
     int8_t hid[64];
     std::fill(hid, hid + 64, (int8_t)-1);
-    int32_t nd = 0;
+    int32_t n_dist = 0;
     int64_t prev = -1;
     for (int64_t i = 0; i < n; ++i) {
         const double x = score(i), x0 = x + 0.0;
@@ -187,25 +187,25 @@ int64_t few_distinct(int64_t n, Score &&score, Col &&col, double *key, int32_t *
         uint32_t h = (uint32_t)((bits * 0x9E3779B97F4A7C15ull) >> 58);
         while (hid[h] >= 0 && hv[h] != x) h = (h + 1) & 63u;
         if (hid[h] < 0) {
-            if (nd == (int32_t)FEW_KEYS) return -1;
+            if (n_dist == (int32_t)FEW_KEYS) return -1;
             hv[h] = x;
-            hid[h] = (int8_t)nd;
-            dv[nd++] = x;
+            hid[h] = (int8_t)n_dist;
+            dv[n_dist++] = x;
         }
         kid[i] = hid[h];
     }
     int32_t by[FEW_KEYS], rank_of[FEW_KEYS];
-    for (int32_t q = 0; q < nd; ++q) {
+    for (int32_t q = 0; q < n_dist; ++q) {
         int32_t p = q;
         for (; p > 0 && dv[by[p - 1]] < dv[q]; --p) by[p] = by[p - 1];
         by[p] = q;
     }
-    for (int32_t r = 0; r < nd; ++r) {
+    for (int32_t r = 0; r < n_dist; ++r) {
         rank_of[by[r]] = r;
         key[r] = dv[by[r]];
     }
     for (int64_t i = 0; i < n; ++i) kid[i] = rank_of[kid[i]];
-    return nd;
+    return n_dist;
 }
 
 }  // namespace rankk

@@ -247,17 +247,17 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
     w.key.clear();
     w.kcol.clear();
     w.kr.clear();
-    int64_t nd = -1;
+    int64_t n_dist = -1;
     double dk[FEW_KEYS];
     if (!LATER) {
         w.kid.resize(c.size());
-        nd = few_distinct(
+        n_dist = few_distinct(
             (int64_t)c.size(), [&](int64_t i) { return c[(size_t)i].s; },
             [&](int64_t i) { return c[(size_t)i].j; }, dk, w.kid.data());
     }
-    if (nd >= 0 && !in_order) {
+    if (n_dist >= 0 && !in_order) {
         // (-inf, the lowest score where it is one, is no key)
-        const int64_t nk = nd > 0 && dk[nd - 1] == -INFINITY ? nd - 1 : nd;
+        const int64_t nk = n_dist > 0 && dk[n_dist - 1] == -INFINITY ? n_dist - 1 : n_dist;
         w.key.assign(dk, dk + nk);
         w.kcol.assign((size_t)nk, -1);
         w.kr.assign((size_t)nk, 0.0);
@@ -272,14 +272,14 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
             }
         }
     } else {
-        if (nd >= 0) {
+        if (n_dist >= 0) {
             // c in rank order without a comparison sort: each item moved to
             // its key's next place (the keys' items in column order: stable),
             // the permutation applied in place by its cycles.
             int64_t at[FEW_KEYS] = {0};
             for (size_t i = 0; i < c.size(); ++i)
-                if (w.kid[i] + 1 < nd) ++at[w.kid[i] + 1];
-            for (int64_t r = 1; r < nd; ++r) at[r] += at[r - 1];
+                if (w.kid[i] + 1 < n_dist) ++at[w.kid[i] + 1];
+            for (int64_t r = 1; r < n_dist; ++r) at[r] += at[r - 1];
             for (size_t i = 0; i < c.size(); ++i) w.kid[i] = (int32_t)at[w.kid[i]]++;
             for (size_t i = 0; i < c.size(); ++i)
                 while ((size_t)w.kid[i] != i) {

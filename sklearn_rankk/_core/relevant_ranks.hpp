@@ -99,20 +99,20 @@ inline bool few_keys(RelRanks &rr, size_t n, bool gains, bool grades) {
     auto &kid = rr.kid;
     kid.resize(n);
     double dk[FEW_KEYS];
-    const int64_t nd = few_distinct(
+    const int64_t n_dist = few_distinct(
         (int64_t)n, [&](int64_t i) { return items[(size_t)i].first; },
         [&](int64_t i) { return items[(size_t)i].second; }, dk, kid.data());
-    if (nd < 0) return false;
+    if (n_dist < 0) return false;
     auto &key = rr.key, &kr = rr.kr, &kg = rr.kg, &kx = rr.kx, &ky = rr.ky;
     auto &kcol = rr.kcol, &kfirst = rr.kfirst;
-    key.assign(dk, dk + nd);
-    kcol.assign(nd, -1);
-    kr.assign(nd, 0.0);
+    key.assign(dk, dk + n_dist);
+    kcol.assign(n_dist, -1);
+    kr.assign(n_dist, 0.0);
     kg.clear();
     kx.clear();
     if (gains) {
-        kg.assign(nd, 0.0);
-        kx.assign(nd, 0.0);
+        kg.assign(n_dist, 0.0);
+        kx.assign(n_dist, 0.0);
     }
     for (size_t i = 0; i < n; ++i) {
         const int32_t r = kid[i];
@@ -128,7 +128,7 @@ inline bool few_keys(RelRanks &rr, size_t n, bool gains, bool grades) {
     if (grades) {
         int64_t at[FEW_KEYS];
         int64_t a = 0;
-        for (int64_t r = 0; r < nd; ++r) {
+        for (int64_t r = 0; r < n_dist; ++r) {
             kfirst.push_back(a);
             at[r] = a;
             a += (int64_t)kr[r];
