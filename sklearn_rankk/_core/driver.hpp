@@ -52,23 +52,15 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         empty[q] = auc_family_row(r, s, m, rel, t, exact, sc.auc, out + r.col, flags);
     }
     if (self_reading) return;
-    // Whole grades, every request read from the relevant items' ranks: a
-    // row mostly of grade 0 is read once, as a CSR row of its other items
-    // (dense_as_sparse), whose count (of those items) is the row's. The
-    // same grades, so the same values; one read of the grades fewer.
+    // Whole grades, every request from the relevant ranks: a row mostly of
+    // grade 0 is read once, as the CSR row of its other items (its count is theirs).
     bool sparse_tried = false;
     if constexpr (dense_whole_grades<Rel>::value) {
-        bool all_rr = t >= 0.0;
-        for (int32_t q = 0; q < n_req && all_rr; ++q)
-            all_rr = reads_relevant_ranks(plan.req[q], m);
-        if (all_rr) {
-            Sparse sv;
-            if (dense_as_sparse(rel, m, sc.auc.dense, sv, s, (size_t)m * sizeof(S))) {
-                sv.t = t;
-                process_row(s, m, sv, plan, sc, out, empty, flags);
-                return;
-            }
-            sparse_tried = true;
+        sparse_tried = all_from_relevant_ranks(plan, m);
+        Sparse sv;
+        if (sparse_tried && dense_as_sparse(rel, m, sc.auc.dense, sv, s, m * sizeof(S))) {
+            sv.t = t;
+            return process_row(s, m, sv, plan, sc, out, empty, flags);
         }
     }
     const int64_t n_rel = rel.count(flags);

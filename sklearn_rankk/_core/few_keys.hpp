@@ -178,7 +178,7 @@ int64_t few_distinct(int64_t n, Score &&score, Col &&col, double *key, int32_t *
     int32_t n_dist = 0;
     int64_t prev = -1;
     for (int64_t i = 0; i < n; ++i) {
-        const double x = score(i), x0 = x + 0.0;
+        const double x = score(i), x0 = x == 0.0 ? 0.0 : x;
         const int64_t j = col(i);
         if (j <= prev || x != x) return -1;
         prev = j;

@@ -19,8 +19,10 @@
  * every item of the row is placed among them: the AUC is, over the items,
  * the relevant items above each and half those tied with it, a whole
  * number per slot among the keys, summed without counting the slots
- * (auc_slot_sum: a scan of the row per key when a short row has few, else
- * key_buckets.hpp's table lookup, O(m) a row); partial AUC reads the
+ * (auc_slot_sum: comparisons with each key when there are at most 16,
+ * few_keys.hpp, else key_buckets.hpp's table lookup, O(m) a row); the keys
+ * of exact ties are found without a sort where there are at most 16
+ * (few_distinct). Partial AUC reads the
  * non-relevant items in rank order from the counts of each slot (those
  * between two relevant scores share their height), in a long row only
  * those of the items at its top, as deep as it reads (pauc_top, one
@@ -236,7 +238,9 @@ void sort_ranked(std::vector<Item> &c) {
 
 /* The keys of the finite items in c (an item and a weight each; any order):
  * sorted in rank order, merged by score with exact ties (a key per item
- * with LATER), each key's summed weight in w.kr; the buckets built. Returns
+ * with LATER), each key's summed weight in w.kr; the buckets built (with
+ * `buckets`, and more than FEW_KEYS keys or LATER: else count_slots
+ * compares). Returns
  * D, the number of keys. in_order: c is left in rank order. With exact
  * ties and few distinct scores found in column order (few_distinct), c is
  * put in rank order by a counting sort (in_order), or the keys and sums
@@ -249,7 +253,7 @@ int64_t auc_keys(std::vector<Item> &c, AucWork &w, int64_t m, Weight &&weight,
     w.kr.clear();
     int64_t n_dist = -1;
     double dk[FEW_KEYS];
-    if (!LATER) {
+    if (!LATER && c.size() < (size_t)INT32_MAX) {  // (kid: int32 places)
         w.kid.resize(c.size());
         n_dist = few_distinct(
             (int64_t)c.size(), [&](int64_t i) { return c[(size_t)i].s; },
@@ -450,13 +454,13 @@ bool auc_whole_row_t(const S *s, int64_t m, const Rel &rel, double t, double f, 
     bool nan = auc_classes(s, m, rel, t, pos, unj);
     const int64_t n_pos = (int64_t)pos.size(), n_unj = (int64_t)unj.size();
     const int64_t n_neg = m - n_pos - n_unj;
-    // The scan counts once per relevant item (exact ties: once per run of
-    // one score). More relevant items, even of few distinct scores, are
-    // the keys (auc_keys: few_distinct, count_few_keys' comparisons).
-    const int64_t n_scans = n_pos;
+    // Up to AUC_SCAN_MAX relevant items, a scan of the row each (exact
+    // ties: once per run of equal scores in neighbouring columns); more,
+    // even of few distinct scores, are the keys (auc_keys: few_distinct,
+    // then count_few_keys' comparisons).
     bool nan_pos = false;
     for (const AucKey &p : pos) nan_pos = nan_pos || p.s != p.s;
-    const bool scan = f >= 1.0 && n_scans <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
+    const bool scan = f >= 1.0 && n_pos <= AUC_SCAN_MAX && m <= AUC_SCAN_ROW;
     nan = nan || nan_pos;
     // A CSR row's scores are checked here where the buckets do not read
     // them (the buckets' pass checks them itself, the scan with its first

@@ -486,7 +486,9 @@ RANKK_CLONES int64_t count_one_key(const S *s, int64_t m, double k, int64_t kc, 
  * key, is never read: what it holds is left unspecified). Returns the count
  * of items scored -inf; nan: whether a score is NaN (placed anywhere).
  *
- * With the buckets, in chunks: the chunk's cells (bucket_cells, vectorised),
+ * With exact ties and at most FEW_KEYS keys (distinct: their callers merge
+ * equal scores), by comparisons (count_few_keys, few_keys.hpp). Else with
+ * the buckets, in chunks: the chunk's cells (bucket_cells, vectorised),
  * then each item counted in its cell, and those of a cell with a key kept
  * aside (branch-free) and placed one by one; the cells without a key add
  * their counts to their gap at the end. Every count is a whole number: the

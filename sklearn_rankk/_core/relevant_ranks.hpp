@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -139,6 +138,13 @@ inline bool few_keys(RelRanks &rr, size_t n, bool gains, bool grades) {
     return true;
 }
 
+/* Whether the plan's every request is answered from the relevant ranks. */
+inline bool all_from_relevant_ranks(const Plan &plan, int64_t m) {
+    bool all = plan.threshold >= 0.0;
+    for (int32_t q = 0; q < plan.n_req && all; ++q) all = reads_relevant_ranks(plan.req[q], m);
+    return all;
+}
+
 /* The groups of the ranks down to the last relevant retrieved item: each
  * key's group and, before it, the gap since the previous key as one group,
  * into rr (see RelRanks); returns the view (K = K_eff = ranks covered).
@@ -160,7 +166,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // With `grades`, each key's grades too (ky, in rank order, from kfirst).
     auto &ig = rr.item_g, &ix = rr.item_x, &iy = rr.item_y;
     for (auto *v : {&ig, &ix, &iy})
-        if ((gains || (grades && v == &iy)) && v->size() < most) v->resize(most);
+        if ((v == &iy ? grades : gains) && v->size() < most) v->resize(most);
     double top = 0.0;  // the largest relevant grade, retrieved or not
     size_t n_found = 0;
     rel.each_stored([&](int64_t j, double y) {
