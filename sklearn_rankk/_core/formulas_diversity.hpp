@@ -166,7 +166,6 @@ struct Intents {
             if (g != 0.0) fn(j, g);
         }
     }
-    int64_t stored_bound() const { return m; }
 };
 
 template <class Rel>

@@ -158,21 +158,24 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // each key's sums of linear (and exponential) gains too, added in rank
     // order as the sorted path adds its tie group's (add_gain: a relevant
     // item's gain is its grade when positive).
-    // (written in place, into vectors kept at least as long as the
-    // stored items: the first n_found of them)
+    // (written in place, the first n_found of vectors kept across rows and
+    // grown by doubling: no call per item)
     auto &items = rr.items;
-    const size_t most = (size_t)rel.stored_bound();
-    if (items.size() < most) items.resize(most);
     // With `grades`, each key's grades too (ky, in rank order, from kfirst).
     auto &ig = rr.item_g, &ix = rr.item_x, &iy = rr.item_y;
-    for (auto *v : {&ig, &ix, &iy})
-        if ((v == &iy ? grades : gains) && v->size() < most) v->resize(most);
+    auto fit = [&](size_t size) {
+        if (items.size() < size) items.resize(size);
+        for (auto *v : {&ig, &ix, &iy})
+            if ((v == &iy ? grades : gains) && v->size() < size) v->resize(size);
+    };
+    fit(items.size());
     double top = 0.0;  // the largest relevant grade, retrieved or not
     size_t n_found = 0;
     rel.each_stored([&](int64_t j, double y) {
         const double x = (double)s[j];
         if ((grades || gains) && y > t && y > top) top = y;
         if (y > t && x > -INFINITY) {
+            if (n_found == items.size()) fit(std::max<size_t>(64, 2 * n_found));
             items[n_found] = {x, j};
             if (gains) {
                 ig[n_found] = y > 0.0 ? gain_lin(y, 0) : 0.0;

@@ -292,8 +292,6 @@ struct Aligned {
         for (int64_t j = 0; j < m; ++j)
             if (y[j] != 0) fn(j, (double)y[j]);
     }
-    // At least as many as each_stored visits.
-    int64_t stored_bound() const { return m; }
 
     static inline uint64_t eq32(const double *s, double v) { return rankk_eq32_f64(s, v); }
     static inline uint64_t eq32(const float *s, double v) { return rankk_eq32_f32(s, v); }
@@ -343,7 +341,6 @@ struct Sparse {
     void each_stored(F &&fn) const {
         for (int64_t j = a; j < b; ++j) fn(indices[j], data[j]);
     }
-    int64_t stored_bound() const { return b - a; }
     // fn(grade) for the stored items of score kth (the others are 0).
     template <class S, class F>
     void visit_tied(const S *s, double kth, F &&fn) const {

@@ -103,7 +103,6 @@ struct Weighted {
     void each_stored(F &&fn) const {
         for (int64_t j : *items) fn(j, w[j]);
     }
-    int64_t stored_bound() const { return (int64_t)items->size(); }
 };
 
 // The ITEM_WEIGHTS request of a plan, or nullptr.
