@@ -269,13 +269,9 @@ def long_rows(seed=5, m=1_300):
     return y_true, y_score
 
 
-@pytest.mark.parametrize("ignore_ties", [False, True])
-@pytest.mark.parametrize(("metric", "params"), MEASURES)
-def test_long_rows_match_the_oracle(metric, params, ignore_ties):
-    """float64 and float32 scores (the buckets then count in float32), dense
-    and CSR relevance: the oracle's values (the float32 scores are the same
-    numbers)."""
-    y_true, y_score = long_rows()
+def _check_dense_csr_f32(metric, params, y_true, y_score, ignore_ties):
+    """The oracle's values on dense and CSR relevance (unjudged grades as 0
+    in CSR), for float64 and float32 scores (the same numbers)."""
     want = _expected(metric, params, y_true, y_score, ignore_ties)
     y_csr = np.maximum(y_true, 0)
     want_csr = _expected(metric, params, y_csr, y_score, ignore_ties)
@@ -284,6 +280,16 @@ def test_long_rows_match_the_oracle(metric, params, ignore_ties):
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
         got = _call(metric, params, sp.csr_array(y_csr), scores, ignore_ties)
         np.testing.assert_allclose(got, want_csr, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize(("metric", "params"), MEASURES)
+def test_long_rows_match_the_oracle(metric, params, ignore_ties):
+    """float64 and float32 scores (the buckets then count in float32), dense
+    and CSR relevance: the oracle's values (the float32 scores are the same
+    numbers)."""
+    y_true, y_score = long_rows()
+    _check_dense_csr_f32(metric, params, y_true, y_score, ignore_ties)
 
 
 @pytest.mark.parametrize("ignore_ties", [False, True])
@@ -397,11 +403,4 @@ def test_few_distinct_relevant_scores_match_the_oracle(metric, params, ignore_ti
     equals the brute-force oracle in both tie modes, dense and CSR, float64
     and float32 (the scores are exact in float32)."""
     for y, s in few_key_rows():
-        want = _expected(metric, params, y, s, ignore_ties)
-        y_csr = np.maximum(y, 0)
-        want_csr = _expected(metric, params, y_csr, s, ignore_ties)
-        for scores in (s, s.astype(np.float32)):
-            got = _call(metric, params, y, scores, ignore_ties)
-            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
-            got = _call(metric, params, sp.csr_array(y_csr), scores, ignore_ties)
-            np.testing.assert_allclose(got, want_csr, rtol=RTOL, atol=ATOL)
+        _check_dense_csr_f32(metric, params, y, s, ignore_ties)
