@@ -61,6 +61,26 @@ def test_ndcg_dcg_match_sklearn_tie_free(seed, k, ignore_ties):
     assert got == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.parametrize(
+    "grades", [(1, 2, 3, 4), (1, 17, 40, 63), (1, 2, 64, 100), (0.5, 1, 2.5, 3)]
+)
+@pytest.mark.parametrize("k", [3, None])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_ndcg_matches_sklearn_whatever_the_grades(grades, k, sparse):
+    # The ideal ranking counts whole grades 1..63 and sorts any other row
+    # (64 and up, fractions): both against scikit-learn's, per row.
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(int(grades[-1]) + (k or 0))
+    y_true = rng.choice(np.array(grades, dtype=float), size=(30, 40))
+    y_true[rng.random(y_true.shape) < 0.6] = 0.0
+    y_score = rng.integers(0, 6, size=y_true.shape).astype(float)
+    expected = [ndcg_score(t[None], s[None], k=k) for t, s in zip(y_true, y_score)]
+    y_in = sp.csr_array(y_true) if sparse else y_true
+    got = ndcg_at_k_score(y_in, y_score, k=k, average=None, zero_division=0.0)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
 def test_ndcg_per_row_matches_sklearn():
     y_true, y_score = _graded(7)
     got = ndcg_at_k_score(y_true, y_score, k=4, average=None, zero_division=0.0)

@@ -27,6 +27,36 @@ namespace rankk {
 // y > floor(t) in the grade's own type (vectorisable), while |t| < 2**53 - 1.
 enum Compare : int32_t { CMP_FLOAT = 0, CMP_INT = 1, CMP_ALL = 2, CMP_NONE = 3 };
 
+/* The `take` largest of g[0..n) in decreasing order into g[0..take) (the
+ * rest left unspecified): the ideal ranking's grades. Whole grades 1..63
+ * (graded relevance, as 0-4) are counted, O(n + 64); any other value (a
+ * fraction, 0, -0.0, a large or negative grade, NaN) sends the row to a
+ * partial sort. Both give the same doubles in the same order: a decreasing
+ * sequence is fixed by its values once -0.0 and NaN are left out. */
+inline void largest_first(double *g, int64_t n, int64_t take) {
+    if (take <= 0) return;
+    int64_t cnt[64] = {0};
+    int64_t i = 0;
+    for (; i < n; ++i) {
+        const double x = g[i];
+        if (!(x >= 1.0 && x < 64.0)) break;
+        const int32_t v = (int32_t)x;
+        if ((double)v != x) break;
+        ++cnt[v];
+    }
+    if (i < n) {
+        std::nth_element(g, g + take - 1, g + n, std::greater<double>());
+        std::sort(g, g + take, std::greater<double>());
+        return;
+    }
+    int64_t at = 0;
+    for (int32_t v = 63; v >= 1 && at < take; --v) {
+        const int64_t c = std::min(cnt[v], take - at);
+        std::fill(g + at, g + at + c, (double)v);
+        at += c;
+    }
+}
+
 template <class R>
 struct Threshold {
     double t;
@@ -247,8 +277,7 @@ struct Aligned {
             }
         }
         const int64_t take = std::min(n, want - have);
-        std::nth_element(g, g + take - 1, g + n, std::greater<double>());
-        std::sort(g, g + take, std::greater<double>());
+        largest_first(g, n, take);
         out.resize(have + take);
     }
 
@@ -314,10 +343,8 @@ struct Sparse {
         out.clear();
         for (int64_t j = a; j < b && (int64_t)out.size() < count; ++j)
             if (data[j] > t) out.push_back(data[j]);
-        int64_t take = std::min<int64_t>((int64_t)out.size(), want);
-        if (take < (int64_t)out.size())
-            std::nth_element(out.begin(), out.begin() + take, out.end(), std::greater<double>());
-        std::sort(out.begin(), out.begin() + take, std::greater<double>());
+        const int64_t take = std::min<int64_t>((int64_t)out.size(), want);
+        largest_first(out.data(), (int64_t)out.size(), take);
         out.resize(take);
     }
     inline double grade(int64_t col) const {
