@@ -124,6 +124,72 @@ __attribute__((target("avx2"))) void few_keys_block_avx2(const S *x, int64_t n, 
     }
     few_keys_block<S>(x + nv, n - nv, k, K, gt, eq);
 }
+
+/* few_keys_block with AVX-512F where the CPU has it: twice the lanes of
+ * AVX2 (8 doubles or 16 floats a vector), each comparison into a mask
+ * that adds 1 to its lanes (one instruction), four keys a pass (one load
+ * for four): about half the time of few_keys_block_avx2 a key. The same
+ * whole counts. */
+/* The lanes of v added up (64-bit lanes, or 32-bit ones; stored, as
+ * gcc 12's _mm512_reduce_add_* warn of an undefined lane). */
+__attribute__((target("avx512f"))) inline int64_t lane_sum512(__m512i v, bool wide) {
+    alignas(64) int64_t q[8];
+    alignas(64) int32_t h[16];
+    int64_t c = 0;
+    if (wide) {
+        _mm512_store_si512((void *)q, v);
+        for (int i = 0; i < 8; ++i) c += q[i];
+    } else {
+        _mm512_store_si512((void *)h, v);
+        for (int i = 0; i < 16; ++i) c += h[i];
+    }
+    return c;
+}
+template <class S>
+__attribute__((target("avx512f"))) void few_keys_block_avx512(const S *x, int64_t n, const S *k,
+                                                              int64_t K, int64_t *gt,
+                                                              int64_t *eq) {
+    constexpr bool wide = sizeof(S) == 8;
+    constexpr int64_t L = wide ? 8 : 16;  // scores a vector
+    const int64_t nv = n - n % L;
+    for (int64_t d = 0; d < K; d += 4) {
+        const int64_t nk = std::min<int64_t>(4, K - d);
+        __m512i u[4], e[4];
+        for (int q = 0; q < 4; ++q) u[q] = e[q] = _mm512_setzero_si512();
+        if constexpr (wide) {
+            const __m512i one = _mm512_set1_epi64(1);
+            __m512d kk[4];
+            for (int q = 0; q < 4; ++q) kk[q] = _mm512_set1_pd((double)k[d + std::min<int64_t>(q, nk - 1)]);
+            for (int64_t j = 0; j < nv; j += L) {
+                const __m512d a = _mm512_loadu_pd((const double *)x + j);
+                for (int q = 0; q < 4; ++q) {
+                    u[q] = _mm512_mask_add_epi64(u[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
+                    e[q] = _mm512_mask_add_epi64(e[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
+                }
+            }
+            for (int64_t q = 0; q < nk; ++q) {
+                gt[d + q] += lane_sum512(u[q], true);
+                eq[d + q] += lane_sum512(e[q], true);
+            }
+        } else {
+            const __m512i one = _mm512_set1_epi32(1);
+            __m512 kk[4];
+            for (int q = 0; q < 4; ++q) kk[q] = _mm512_set1_ps((float)k[d + std::min<int64_t>(q, nk - 1)]);
+            for (int64_t j = 0; j < nv; j += L) {
+                const __m512 a = _mm512_loadu_ps((const float *)x + j);
+                for (int q = 0; q < 4; ++q) {
+                    u[q] = _mm512_mask_add_epi32(u[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
+                    e[q] = _mm512_mask_add_epi32(e[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
+                }
+            }
+            for (int64_t q = 0; q < nk; ++q) {
+                gt[d + q] += lane_sum512(u[q], false);
+                eq[d + q] += lane_sum512(e[q], false);
+            }
+        }
+    }
+    few_keys_block<S>(x + nv, n - nv, k, K, gt, eq);
+}
 #endif
 
 template <class S>
@@ -137,13 +203,22 @@ int64_t count_few_keys(const S *s, int64_t m, const double *key, int64_t D, int6
     k[D] = -(S)INFINITY;
     const int64_t K = D + 1;
 #ifdef RANKK_LOOKUP_AVX2
-    const bool avx2 = __builtin_cpu_supports("avx2") &&
-                      (std::is_same<S, float>::value || std::is_same<S, double>::value);
+    constexpr bool vec = std::is_same<S, float>::value || std::is_same<S, double>::value;
+#ifndef RANKK_NO_AVX512  // (CI's serial kernel: the AVX2 loop tested too)
+    const bool avx512 = vec && __builtin_cpu_supports("avx512f");
+#else
+    const bool avx512 = false;
+#endif
+    const bool avx2 = vec && __builtin_cpu_supports("avx2");
 #endif
     constexpr int64_t BLOCK = 1024;  // 8 KiB of float64 scores
     for (int64_t a = 0; a < m; a += BLOCK) {
         const int64_t n = std::min<int64_t>(BLOCK, m - a);
 #ifdef RANKK_LOOKUP_AVX2
+        if (avx512) {
+            few_keys_block_avx512<S>(s + a, n, k, K, gt, eq);
+            continue;
+        }
         if (avx2) {
             few_keys_block_avx2<S>(s + a, n, k, K, gt, eq);
             continue;
