@@ -63,8 +63,8 @@ inline bool reads_relevant_ranks(const Request &r, int64_t m) {
     case ERR:
         return whole;
     case DCG:
-    case NDCG:  // linear or exponential gains, log discounts (no map, no table)
-        return whole && r.n_gain == 0 && !r.disc;
+    case NDCG:  // log discounts (no table): linear or exponential gains, or a map
+        return whole && !r.disc;
     case RECIPROCAL_RANK:
         return whole;
     case BPREF:
@@ -402,12 +402,13 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         if (!answer[q]) continue;
         const int32_t f = r.formula;
         const bool gain_m = f == RNDCG || f == NDCG_REL || f == G_GAIN;
-        if (f == DCG || f == NDCG || f == RBP || gain_m) {
+        const bool mapped = (f == DCG || f == NDCG) && r.n_gain > 0;  // (reads grades)
+        if (((f == DCG || f == NDCG) && !mapped) || f == RBP || gain_m) {
             gains = true;
             exponential = exponential || (r.exponential && !gain_m);
         }
         gain_ideal = gain_ideal || gain_m;
-        grades = grades || f == ERR || f == NDCG_REL || f == G_GAIN;
+        grades = grades || f == ERR || f == NDCG_REL || f == G_GAIN || mapped;
         first_key = first_key && f == RECIPROCAL_RANK;
     }
     RelRanks &rr = sc.rel_ranks;
@@ -467,6 +468,19 @@ int32_t answer_from_relevant_ranks(const S *s, int64_t m, const Rel &rel, const 
         switch (r.formula) {
         case DCG:
         case NDCG: {
+            if (r.n_gain > 0) {
+                /* A gain map: the sorted path's dcg_family over these
+                 * groups. A key's group sums its relevant members' mapped
+                 * gains in rank order (its other members add +0 there); a
+                 * gap's mean gain is 0, as there, and so is every term past
+                 * the last group. The same values, bit for bit. */
+                auto whole_groups = [](int64_t) { return false; };
+                empty[q] = dcg_family(r, v, sc, rel, t, false, m, r.k > 0 ? r.k : m, o, members,
+                                      whole_groups);
+                if (r.formula == NDCG && plan.any_exponential && rr.top >= 1024.0)
+                    flags |= FLAG_EXP_OVERFLOW;  // as the sorted path flags it
+                continue;
+            }
             /* The sorted path's sum over ranks, over the groups with a
              * relevant item (elsewhere every expected gain is 0): the same
              * terms, each group's gain sum over its size times each of its
