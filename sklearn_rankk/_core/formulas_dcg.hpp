@@ -90,7 +90,23 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
             const double g = mapped_gain(r, y, t);
             if (g > 0.0) ideal.push_back(g);
         }
-        if (table) std::sort(ideal.begin(), ideal.end(), std::greater<double>());
+        if (table) {
+            // The grades decrease and a grade has one gain, so the gains come
+            // in runs of equal values, a run a grade: the runs sorted, then
+            // laid out again (the same sequence as sorting the gains, at the
+            // cost of sorting a few runs).
+            auto &runs = sc.dcg.runs;
+            runs.clear();
+            for (double g : ideal) {
+                if (!runs.empty() && runs.back().first == g) ++runs.back().second;
+                else runs.push_back({g, 1});
+            }
+            std::stable_sort(runs.begin(), runs.end(),
+                             [](const auto &u, const auto &w) { return u.first > w.first; });
+            size_t at = 0;
+            for (const auto &u : runs)
+                for (int64_t i = 0; i < u.second; ++i) ideal[at++] = u.first;
+        }
     }
     const int64_t n_ideal = (int64_t)ideal.size();
 

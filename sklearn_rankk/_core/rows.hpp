@@ -239,7 +239,8 @@ struct Aligned {
      * the largest, each level two vectorised reads of the row in cache (one
      * level for binary relevance); a row of many distinct grades then gathers
      * the relevant ones below the levels taken (branch-free) and partially
-     * sorts them. */
+     * sorts them (largest_first). Every relevant grade wanted (a gain map,
+     * the whole ideal ranking): gathered at once, one read of the row. */
     void ideal(std::vector<double> &out, int64_t count, int64_t want) const {
         out.clear();
         want = std::min(want, count);
@@ -253,8 +254,12 @@ struct Aligned {
                 return;
             }
         }
-        R level = has_top ? top : max_of(y, m);
-        for (int pass = 0; pass < 4; ++pass) {
+        // (every grade wanted: no level taken, none above `level`)
+        constexpr R no_cap = std::numeric_limits<R>::has_infinity
+                                 ? std::numeric_limits<R>::infinity()
+                                 : std::numeric_limits<R>::max();
+        R level = want == count ? no_cap : has_top ? top : max_of(y, m);
+        for (int pass = 0; pass < (want == count ? 0 : 4); ++pass) {
             const int64_t n = count_equal(y, m, level);
             out.insert(out.end(), (size_t)std::min(n, want - (int64_t)out.size()), (double)level);
             if ((int64_t)out.size() == want) return;

@@ -126,6 +126,7 @@ struct AucWork {
 struct DcgWork {
     std::vector<double> gain, ideal, grades;
     std::vector<std::pair<double, double>> dist, next, group;
+    std::vector<std::pair<double, int64_t>> runs;  // the mapped ideal gains' runs
     std::vector<int64_t> q;
 };
 
