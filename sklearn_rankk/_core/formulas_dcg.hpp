@@ -3,6 +3,8 @@
  * dcg_family() for IDEAL_DCG and SDCG, and for DCG and nDCG when a request
  * carries a gain map (Request.n_gain > 0) or a discount table
  * (Request.disc); without either, DCG and nDCG keep the driver's own loop.
+ * Over the whole ranking with a gain map (and no table), relevant_ranks.hpp
+ * calls it on the relevant items' ranks.
  *
  * DCG is linear in the gain at each rank: under exact ties the expected gain
  * at a rank of a tie group of n items is the mean gain of its members (the
