@@ -181,7 +181,7 @@ def in_memory(
     # Issue 27's variants of the measures above: partial AUC and GAUC, the
     # DCG family with a gain map or a discount table (their own paths); each
     # runs when its metric or its key (auc_max_fpr, gauc, ndcg_gains,
-    # ndcg_reciprocal, dcg_jarvelin) is asked for.
+    # ndcg_gains_whole, ndcg_reciprocal, dcg_jarvelin) is asked for.
     z = {"zero_division": 0.0}
     for metric, key, label, func in (
         (
@@ -201,6 +201,14 @@ def in_memory(
             "ndcg_gains",
             "ndcg, gains={1: 3.5, 2: 9}",
             lambda: rk.ndcg_at_k_score(y_true, y_score, k=k, gains={1: 3.5, 2: 9}, **z),
+        ),
+        (
+            "ndcg",
+            "ndcg_gains_whole",
+            "ndcg, k=None, gains={1: 3.5, 2: 9}",
+            lambda: rk.ndcg_at_k_score(
+                y_true, y_score, k=None, gains={1: 3.5, 2: 9}, **z
+            ),
         ),
         (
             "ndcg",
