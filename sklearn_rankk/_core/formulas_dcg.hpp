@@ -64,18 +64,31 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     auto disc_at = [&](int64_t c) { return c < d_end ? disc[c] : 0.0; };
 
     // The expected gain at each retrieved rank: the mean gain of its group.
+    // A DCG or nDCG value (not a curve, not SDCG) adds each group's terms as
+    // the group is read, in rank order, with no per-rank array: the same
+    // terms in the same order as the loop below. With the log discount
+    // (positive, finite), a group of mean gain +0 adds +0 to a sum that is
+    // never -0.0, so it is skipped (a gap between relevant ranks, or a group
+    // without gain, costs nothing).
     std::vector<double> &gain = sc.dcg.gain, &ideal = sc.dcg.ideal, &grades = sc.dcg.grades;
-    gain.assign((size_t)std::min(K_eff, c_end), 0.0);
+    const int64_t n_ranks = std::min(K_eff, c_end);
+    const bool by_groups = !curve && (r.formula == DCG || r.formula == NDCG);
+    double dcg = 0.0;
+    gain.assign(by_groups ? 0 : (size_t)n_ranks, 0.0);
     if (r.formula != IDEAL_DCG) {
         // Each group whole (not cut at the request's last rank: another
         // request may have ranked past it), its mean gain at its ranks here.
-        const int64_t n_ranks = (int64_t)gain.size();
         v.groups.each(INT64_MAX, [&](int64_t a, int64_t b) {
             if (a >= n_ranks) return;
             double sum = 0.0;
             members(a, b, straddling(b), [&](double y) { sum += mapped_gain(r, y, t); });
             const double mean = sum / v.ng[a];
-            for (int64_t p = a; p < std::min(b, n_ranks); ++p) gain[p] = mean;
+            const int64_t e = std::min(b, n_ranks);
+            if (!by_groups) {
+                for (int64_t p = a; p < e; ++p) gain[p] = mean;
+            } else if (mean != 0.0 || r.disc) {
+                for (int64_t p = a; p < e; ++p) dcg += mean * disc_at(p);
+            }
         });
     }
     // The ideal ranking's positive gains, decreasing (nDCG, ideal DCG, and
@@ -117,7 +130,7 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
         // or (max_rel=None) the row's largest (Moffat et al. 2015).
         const double top = r.max_grade == r.max_grade ? mapped_gain(r, r.max_grade, -INFINITY)
                                                       : (n_ideal > 0 ? ideal[0] : 0.0);
-        double dcg = 0.0, norm = 0.0;
+        double norm = 0.0;  // dcg: 0 here (SDCG fills gain[])
         for (int64_t c = 0; c < c_end; ++c) {
             if (c < (int64_t)gain.size()) dcg += gain[c] * disc_at(c);
             norm += top * disc_at(c);
@@ -133,9 +146,8 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     // a value (not a curve) stops there (the ideal DCG over a whole row of
     // m items read m discounts).
     const int64_t c_stop =
-        curve ? c_end
-              : std::min<int64_t>(c_end, std::max<int64_t>((int64_t)gain.size(), n_ideal));
-    double dcg = 0.0, idcg = 0.0;
+        curve ? c_end : std::min<int64_t>(c_end, std::max<int64_t>((int64_t)gain.size(), n_ideal));
+    double idcg = 0.0;
     for (int64_t c = 0; c < c_stop; ++c) {
         const double d = disc_at(c);
         if (c < (int64_t)gain.size()) dcg += gain[c] * d;
