@@ -206,11 +206,15 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
                 if (items[i].first == items[0].first) std::swap(items[n_items++], items[i]);
         } else if (!gains && !grades) {
             std::sort(i0, i1, better);
-        } else {  // the gains follow their items
+        } else {  // the gains follow their items: the items sorted with
+                  // their indices (a copy compared directly, not indices
+                  // compared through items)
             order.resize(n_found);
-            for (size_t i = 0; i < order.size(); ++i) order[i] = (int64_t)i;
-            std::sort(order.begin(), order.end(),
-                      [&](int64_t a, int64_t b) { return better(items[a], items[b]); });
+            for (size_t i = 0; i < n_found; ++i)
+                order[i] = {items[i].first, items[i].second, (int64_t)i};
+            std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
+                return a.x > b.x || (a.x == b.x && (LATER ? a.j > b.j : a.j < b.j));
+            });
         }
         key.clear();
         kcol.clear();
@@ -220,7 +224,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
         ky.clear();
         kfirst.clear();
         for (size_t i = 0; i < n_items; ++i) {
-            const size_t at = gains || grades ? (size_t)order[i] : i;
+            const size_t at = gains || grades ? (size_t)order[i].at : i;
             const auto &p = items[at];
             if (grades) ky.push_back(iy[at]);
             if (!LATER && !key.empty() && key.back() == p.first) {

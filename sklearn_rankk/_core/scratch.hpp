@@ -77,7 +77,12 @@ struct GWork {
 struct RelRanks {
     std::vector<std::pair<double, int64_t>> items;
     std::vector<double> item_g, item_x, item_y;  // each item's gains and grade, in the order found
-    std::vector<int64_t> order;          // the items in rank order
+    // the items in rank order: (score, column, index into items)
+    struct Ranked {
+        double x;
+        int64_t j, at;
+    };
+    std::vector<Ranked> order;
     std::vector<int32_t> kid;            // each item's key (few_keys)
     std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
     std::vector<double> ky, gy;          // the keys' grades in rank order; a group's first
