@@ -67,9 +67,10 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     // A DCG or nDCG value (not a curve, not SDCG) adds each group's terms as
     // the group is read, in rank order, with no per-rank array: the same
     // terms in the same order as the loop below. With the log discount
-    // (positive, finite), a group of mean gain +0 adds +0 to a sum that is
-    // never -0.0, so it is skipped (a gap between relevant ranks, or a group
-    // without gain, costs nothing).
+    // (positive, finite), a group of mean gain +0 or -0 (an underflowing
+    // negative mean) adds a zero to a sum that, rounding to nearest, is
+    // never -0.0, so it is skipped (a gap between relevant ranks, or a
+    // group without gain, costs nothing).
     std::vector<double> &gain = sc.dcg.gain, &ideal = sc.dcg.ideal, &grades = sc.dcg.grades;
     const int64_t n_ranks = std::min(K_eff, c_end);
     const bool by_groups = !curve && (r.formula == DCG || r.formula == NDCG);
