@@ -102,9 +102,9 @@ RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, bool by_v, const dou
     }
 }
 
-/* The events of one random group (1 < n, 0 < r < n) for each L of w.ls
+/* The events of one random group (1 < n, 0 < r < n) for each L of out.ls
  * (sorted, 1 <= L <= r), at its support points x > floor: P(X_g < x) with
- * the items k >= L counted.
+ * the items k >= L counted, into out.x and out.cdf.
  *
  * Lowering x past a support point forbids item k the positions below its
  * new bound. That changes H[j][v] only for rows j < k and columns v (non-
@@ -112,11 +112,14 @@ RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, bool by_v, const dou
  * v <= bound - 1 - k, and row j is read only from its own bound on; every
  * other entry, and the suffix sums of each P(X_g < x) beyond those
  * columns, are kept. */
-inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) {
+inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w,
+                               IprecEvents &out) {
     const int64_t a = g.a, n = g.n, r = g.r, c0 = g.c0, nw = n - r + 1;
-    const int64_t lmin = w.ls.front();
-    const size_t n_ls = w.ls.size();
-    w.events.assign(n_ls, {});
+    const std::vector<int64_t> &ls = out.ls;
+    const int64_t lmin = ls.front();
+    const size_t n_ls = ls.size();
+    out.x.clear();
+    out.cdf.clear();
     // Support points where the group can attain its maximum: item k at
     // position q (k <= q <= n - r + k) with every later item able to stay
     // at or below the line through the origin and (a + q, c0 + k), above
@@ -135,7 +138,7 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
     w.pmf_tab.trim();
     w.pmf.resize(n_ls);
     for (size_t i = 0; i < n_ls; ++i) {
-        const int64_t L = w.ls[i];
+        const int64_t L = ls[i];
         w.pmf[i] = w.pmf_tab.get({n, r, L}, (size_t)nw, [&](double *t) {
             for (int64_t v = 0; v < nw; ++v)
                 t[v] = nth_marked_at((double)n, (double)r, (double)L, (double)(L + v));
@@ -184,9 +187,9 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
         if (wmax >= 0)
             iprec_sweep(H.data(), RW, by_v, w.rk.data(), w.inv.data(), n, bound.data(), lmin,
                         std::min(hi - 1, r - 1), wmax);
-        const double x = (double)num / (double)den;
+        out.x.push_back((double)num / (double)den);
         for (size_t i = 0; i < n_ls; ++i) {
-            const int64_t L = w.ls[i];
+            const int64_t L = ls[i];
             // H[L][v] at row[v step]
             const double *row = &H[L * RW + (by_v ? 0 : L)];
             const int64_t step = by_v ? RW + 1 : RW;
@@ -194,7 +197,7 @@ inline void iprec_group_events(const IprecGroup &g, double floor, IprecWork &w) 
             // P(X_g < x) = the terms from item L's bound on: suf[lo].
             const int64_t lo = std::min(std::max<int64_t>(0, bound[L] - L), nw);
             for (int64_t v = wmax; v >= lo; --v) suf[v] = w.pmf[i][v] * row[v * step] + suf[v + 1];
-            w.events[i].push_back({x, suf[lo]});
+            out.cdf.push_back(suf[lo]);
         }
         s = e;
     }
@@ -221,14 +224,12 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
     // Each random group's events, for every L the recall points need.
     auto &random = w.random;
     auto &ev = w.ev;
-    auto &ls_of = w.ls_of;
     random.clear();
-    if (ev.size() < groups.size()) ev.resize(groups.size());  // read for `random` only
-    if (ls_of.size() < groups.size()) ls_of.resize(groups.size());
     for (size_t gi = 0; gi < groups.size(); ++gi) {
         const IprecGroup &g = groups[gi];
         if (!(g.n > 1 && g.r < g.n)) continue;
-        auto &ls = w.ls;
+        if (ev.size() <= random.size()) ev.resize(random.size() + 1);
+        auto &ls = ev[random.size()].ls;
         ls.clear();
         double floor = 1.0;
         for (size_t ci = 0; ci < cs.size(); ++ci) {
@@ -241,46 +242,63 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
         if (ls.empty()) continue;
         std::sort(ls.begin(), ls.end());
         ls.erase(std::unique(ls.begin(), ls.end()), ls.end());
-        iprec_group_events(g, floor, w);
-        ev[gi] = std::move(w.events);
-        ls_of[gi] = ls;
+        iprec_group_events(g, floor, w, ev[random.size()]);
         random.push_back(gi);
     }
+    // Every random group's events in one order: x decreasing, then by group
+    // (a strict order: a group's own x are distinct). Each recall point reads
+    // the prefix above its D, so it sees its groups' events in the order a
+    // stable sort of them by x would give.
+    auto &merged = w.merged;
+    merged.clear();
+    for (size_t j = 0; j < random.size(); ++j)
+        for (size_t e = 0; e < ev[j].x.size(); ++e)
+            merged.push_back({ev[j].x[e], (uint32_t)j, (uint32_t)e});
+    std::sort(merged.begin(), merged.end(), [](const IprecMerged &u, const IprecMerged &v) {
+        return u.x > v.x || (u.x == v.x && u.j < v.j);
+    });
+    auto &slot = w.slot;
+    auto &li = w.li;
+    slot.resize(random.size());
+    li.resize(random.size());
     for (size_t ci = 0; ci < cs.size(); ++ci) {
         const int64_t c = cs[ci];
         if (c > n_rel_ret) continue;
         const int64_t cc = std::max<int64_t>(c, 1);
-        // The random groups' events above D, merged in decreasing x.
-        auto &merged = w.merged;
-        merged.clear();
-        size_t n_slots = 0;
-        for (size_t gi : random) {
-            const IprecGroup &g = groups[gi];
+        // The random groups that count c: a slot each, in group order, and
+        // the index of their L.
+        int64_t n_slots = 0;
+        for (size_t j = 0; j < random.size(); ++j) {
+            const IprecGroup &g = groups[random[j]];
             const int64_t L = std::max<int64_t>(1, cc - g.c0);
+            slot[j] = -1;
             if (L > g.r) continue;
-            const auto &ls = ls_of[gi];
-            const size_t li = std::lower_bound(ls.begin(), ls.end(), L) - ls.begin();
-            for (const IprecEvent &e : ev[gi][li])
-                if (e.x > D[ci]) merged.push_back({e.x, {(int64_t)n_slots, e.cdf}});
-            ++n_slots;
+            const auto &ls = ev[j].ls;
+            li[j] = std::lower_bound(ls.begin(), ls.end(), L) - ls.begin();
+            slot[j] = n_slots++;
         }
         double value = D[ci];
-        if (!merged.empty()) {
-            std::stable_sort(merged.begin(), merged.end(),
-                             [](const auto &u, const auto &v) { return u.first > v.first; });
-            // prod_g P(X_g < x) in a product tree over the groups.
-            size_t size = 1;
-            while (size < n_slots) size <<= 1;
-            auto &tree = w.tree;
-            tree.assign(2 * size, 1.0);
-            double x = 1.0, area = 0.0;
-            for (const auto &m : merged) {
-                area += (x - m.first) * (1.0 - tree[1]);
-                x = m.first;
-                size_t i = size + (size_t)m.second.first;
-                tree[i] = m.second.second;
-                for (i >>= 1; i >= 1; i >>= 1) tree[i] = tree[2 * i] * tree[2 * i + 1];
+        // prod_g P(X_g < x) in a product tree over the slots, read at the
+        // events above D in decreasing x
+        size_t size = 1;
+        while (size < (size_t)n_slots) size <<= 1;
+        auto &tree = w.tree;
+        bool any = false;
+        double x = 1.0, area = 0.0;
+        for (const IprecMerged &m : merged) {
+            if (!(m.x > D[ci])) break;
+            if (slot[m.j] < 0) continue;
+            if (!any) {
+                tree.assign(2 * size, 1.0);
+                any = true;
             }
+            area += (x - m.x) * (1.0 - tree[1]);
+            x = m.x;
+            size_t i = size + (size_t)slot[m.j];
+            tree[i] = ev[m.j].cdf[m.e * ev[m.j].ls.size() + li[m.j]];
+            for (i >>= 1; i >= 1; i >>= 1) tree[i] = tree[2 * i] * tree[2 * i + 1];
+        }
+        if (any) {
             area += (x - D[ci]) * (1.0 - tree[1]);
             value = D[ci] + area;
         }

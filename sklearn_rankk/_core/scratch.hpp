@@ -23,9 +23,18 @@ struct IprecGroup {
     int64_t a, n, r, c0;  // ranks before it, size, relevant items, relevant before
 };
 
-struct IprecEvent {
-    double x;    // a support point, decreasing
-    double cdf;  // P(X_g < x): the group's distribution just below x
+/* A random group's events: its support points x (decreasing) and, for
+ * each, P(X_g < x) (the group's distribution just below x) for each L the
+ * group serves, at cdf[e n_ls + i] for event e and L = ls[i]. */
+struct IprecEvents {
+    std::vector<double> x, cdf;
+    std::vector<int64_t> ls;
+};
+
+// An event in a row's merged order: x, the random group j, its event e.
+struct IprecMerged {
+    double x;
+    uint32_t j, e;
 };
 
 struct IprecWork {
@@ -38,18 +47,17 @@ struct IprecWork {
     KeptTables<std::tuple<int64_t, int64_t, int64_t>> pmf_tab;
     std::vector<const double *> pmf;
     std::vector<int64_t> ls;
-    std::vector<std::vector<IprecEvent>> events;     // per needed L
-    std::vector<std::pair<double, std::pair<int64_t, double>>> merged;
+    std::vector<IprecMerged> merged;  // every random group's events, x decreasing
+    std::vector<int64_t> slot, li;    // per random group, for one recall point
     std::vector<double> tree;
     // per row: the groups holding relevant items, the recall points asked
     // and their values, each point's floor D
     std::vector<IprecGroup> groups;
     std::vector<int64_t> cs;
     std::vector<double> values, D;
-    // per group: its events for each L it serves, and those L
+    // the random groups (indices into groups) and their events
     std::vector<size_t> random;
-    std::vector<std::vector<std::vector<IprecEvent>>> ev;
-    std::vector<std::vector<int64_t>> ls_of;
+    std::vector<IprecEvents> ev;
 };
 
 // G's work space for a tie group (see g_group_whole, g_group).
