@@ -48,6 +48,50 @@ inline int64_t recall_point(double x, int64_t n_rel) {
     return (int64_t)std::lround(x * (double)n_rel);
 }
 
+/* One anti-diagonal of iprec_sweep: the cells of rows klo..khi, those up to
+ * kmid with two terms, g the diagonal, g1 the next. With Short (a few
+ * cells: most diagonals of a group with few relevant items), plain scalar
+ * loops: the empty asm statement keeps the compiler from vectorising them,
+ * whose set-up costs more than such a diagonal. The same operations on the
+ * same operands either way, so the same bits. */
+#if defined(__GNUC__)
+#define RANKK_SCALAR_LOOP() __asm__("")
+#else
+#define RANKK_SCALAR_LOOP() ((void)0)
+#endif
+template <bool Short>
+inline void iprec_diagonal(double *__restrict g, const double *__restrict g1, bool by_v,
+                           const double *rk, double iv, int64_t d, int64_t klo, int64_t kmid,
+                           int64_t khi) {
+    if (!by_v) {  // H[k][v] at g[k]: H[k + 1][v] at g1[k + 1], H[k][v + 1] at g1[k]
+        int64_t k = klo;
+        for (; k <= kmid; ++k) {
+            if (Short) RANKK_SCALAR_LOOP();
+            const double p = rk[k] * iv;
+            g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
+        }
+        for (; k <= khi; ++k) {
+            if (Short) RANKK_SCALAR_LOOP();
+            const double p = rk[k] * iv;
+            g[k] = (1.0 - p) * g1[k];
+        }
+    } else {  // H[k][v] at g[v]: H[k + 1][v] at g1[v], H[k][v + 1] at g1[v + 1]
+        // k = d - v: first k = khi down to past kmid, then the rest
+        const int64_t vmid = d - std::max(kmid, klo - 1);
+        int64_t v = d - khi;
+        for (; v < vmid; ++v) {
+            if (Short) RANKK_SCALAR_LOOP();
+            const double p = rk[d - v] * iv;
+            g[v] = (1.0 - p) * g1[v + 1];
+        }
+        for (; v <= d - klo; ++v) {
+            if (Short) RANKK_SCALAR_LOOP();
+            const double p = rk[d - v] * iv;
+            g[v] = p * g1[v] + (1.0 - p) * g1[v + 1];
+        }
+    }
+}
+
 /* The DP cells of items k = lmin..kt (rows) and v <= wmax (non-relevant
  * items so far) that a lowered line changes (see iprec_group_events), by
  * anti-diagonal d = k + v from the last: cell (k, v) at H[d RW + k], or at
@@ -72,33 +116,13 @@ RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, bool by_v, const dou
         while (kr >= lmin && bound[kr + 1] > d + 1) --kr;
         const int64_t klo = std::max(lmin, d - wmax), khi = std::min(kt, K);
         if (klo > khi) continue;
-        double *__restrict g = H + d * RW;
-        const double *__restrict g1 = H + (d + 1) * RW;
-        const double iv = inv[n - d];
+        double *g = H + d * RW;
+        const double *g1 = H + (d + 1) * RW;
         const int64_t kmid = std::min(kr, khi);
-        if (!by_v) {  // H[k][v] at g[k]: H[k + 1][v] at g1[k + 1], H[k][v + 1] at g1[k]
-            int64_t k = klo;
-            for (; k <= kmid; ++k) {
-                const double p = rk[k] * iv;
-                g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
-            }
-            for (; k <= khi; ++k) {
-                const double p = rk[k] * iv;
-                g[k] = (1.0 - p) * g1[k];
-            }
-        } else {  // H[k][v] at g[v]: H[k + 1][v] at g1[v], H[k][v + 1] at g1[v + 1]
-            // k = d - v: first k = khi down to past kmid, then the rest
-            const int64_t vmid = d - std::max(kmid, klo - 1);
-            int64_t v = d - khi;
-            for (; v < vmid; ++v) {
-                const double p = rk[d - v] * iv;
-                g[v] = (1.0 - p) * g1[v + 1];
-            }
-            for (; v <= d - klo; ++v) {
-                const double p = rk[d - v] * iv;
-                g[v] = p * g1[v] + (1.0 - p) * g1[v + 1];
-            }
-        }
+        if (khi - klo < 8)
+            iprec_diagonal<true>(g, g1, by_v, rk, inv[n - d], d, klo, kmid, khi);
+        else
+            iprec_diagonal<false>(g, g1, by_v, rk, inv[n - d], d, klo, kmid, khi);
     }
 }
 
