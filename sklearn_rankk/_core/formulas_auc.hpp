@@ -226,7 +226,7 @@ void sort_ranked(std::vector<Item> &c) {
     }
     if (n > SORT_BY_RANK || nan) {
         std::sort(c.begin(), c.end(), [](const Item &a, const Item &b) {
-            return a.s > b.s || (a.s == b.s && (LATER ? a.j > b.j : a.j < b.j));
+            return worse<LATER>(b.s, b.j, a.s, a.j);  // a before b
         });
         return;
     }

@@ -45,6 +45,7 @@
 #include "request.hpp"
 #include "rows.hpp"
 #include "scratch.hpp"
+#include "select.hpp"
 #include "ties.hpp"
 
 namespace rankk {
@@ -191,10 +192,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // Exact ties and few distinct relevant scores: the keys without
     // sorting the items (few_keys); else the items sorted.
     if (LATER || first_key || !few_keys(rr, n_found, gains, grades)) {
-        auto better = [](const auto &p, const auto &q) {
-            return p.first > q.first ||
-                   (p.first == q.first && (LATER ? p.second > q.second : p.second < q.second));
-        };
+        const Better<LATER> better;
         auto &order = rr.order;
         // With first_key (no gains, no grades): the first key alone, its tied
         // relevant items (exact ties) gathered after it; the rest unsorted.
@@ -213,7 +211,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
             for (size_t i = 0; i < n_found; ++i)
                 order[i] = {items[i].first, items[i].second, (int64_t)i};
             std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
-                return a.x > b.x || (a.x == b.x && (LATER ? a.j > b.j : a.j < b.j));
+                return worse<LATER>(b.x, b.j, a.x, a.j);  // a before b
             });
         }
         key.clear();

@@ -166,8 +166,7 @@ template <bool LATER>
 struct Better {
     bool operator()(const std::pair<double, int64_t> &a,
                     const std::pair<double, int64_t> &b) const {
-        return a.first > b.first ||
-               (a.first == b.first && (LATER ? a.second > b.second : a.second < b.second));
+        return worse<LATER>(b.first, b.second, a.first, a.second);
     }
 };
 
