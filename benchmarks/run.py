@@ -5,7 +5,8 @@ sizes; ``--repeats N``; ``--in-memory`` for W1-W4 only; ``--only W4,heavy``
 for some sections; ``--metrics a,b`` for some metrics; ``--measures-only``
 for F and each measure alone in W1-W4). Prints Markdown
 tables: medians over repeats, each as a ratio to the floor F of its
-workload, measured in the same run, and next to the peers.
+workload, measured in the same run, and next to the peers. BLAS runs on one
+thread throughout (``threadpoolctl``); the kernel's threads are set per row.
 
 The floor F is one numpy read of the inputs: ``y_score.max(axis=1)`` plus
 ``np.count_nonzero(y_true, axis=1)`` (relevance as given: dense int64, or
@@ -56,6 +57,7 @@ import tracemalloc
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import ndcg_score, top_k_accuracy_score
+from threadpoolctl import threadpool_limits
 
 import sklearn_rankk as rk
 from sklearn_rankk._core.registry import METRICS
@@ -565,6 +567,10 @@ def main():
         "ragged path or peers)",
     )
     args = parser.parse_args()
+    # BLAS on one thread for the whole run: OpenBLAS's idle threads spin on
+    # the other cores after a call, beside the timings (the kernel's own
+    # OpenMP threads are not BLAS's and keep their setting).
+    threadpool_limits(1, user_api="blas")
     only = set(filter(None, args.only.split(",")))
     metrics = set(filter(None, args.metrics.split(","))) or None
     print(
