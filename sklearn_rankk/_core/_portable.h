@@ -68,6 +68,17 @@ static inline int rankk_ctz64(unsigned long long x) {
 #define RANKK_CLONES
 #endif
 
+/* A small helper that must be inlined into its caller (a target_clones
+ * function gets the helper's code compiled for each of its targets; GCC at
+ * -O2 would otherwise call one baseline copy). */
+#if defined(__GNUC__)
+#define RANKK_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define RANKK_ALWAYS_INLINE __forceinline
+#else
+#define RANKK_ALWAYS_INLINE inline
+#endif
+
 static inline int rankk_max_threads(void) {
 #if defined(_OPENMP)
     return omp_get_max_threads();

@@ -49,7 +49,7 @@ inline int64_t recall_point(double x, int64_t n_rel) {
 }
 
 /* One anti-diagonal of iprec_sweep: the cells of rows klo..khi, those up to
- * kmid with two terms, g the diagonal, g1 the next. With Short (a few
+ * kmid with two terms, g the diagonal, g1 the next. With Short (at most 8
  * cells: most diagonals of a group with few relevant items), plain scalar
  * loops: the empty asm statement keeps the compiler from vectorising them,
  * whose set-up costs more than such a diagonal. The same operations on the
@@ -60,18 +60,18 @@ inline int64_t recall_point(double x, int64_t n_rel) {
 #define RANKK_SCALAR_LOOP() ((void)0)
 #endif
 template <bool Short>
-inline void iprec_diagonal(double *__restrict g, const double *__restrict g1, bool by_v,
+RANKK_ALWAYS_INLINE void iprec_diagonal(double *__restrict g, const double *__restrict g1, bool by_v,
                            const double *rk, double iv, int64_t d, int64_t klo, int64_t kmid,
                            int64_t khi) {
     if (!by_v) {  // H[k][v] at g[k]: H[k + 1][v] at g1[k + 1], H[k][v + 1] at g1[k]
         int64_t k = klo;
         for (; k <= kmid; ++k) {
-            if (Short) RANKK_SCALAR_LOOP();
+            if constexpr (Short) RANKK_SCALAR_LOOP();
             const double p = rk[k] * iv;
             g[k] = p * g1[k + 1] + (1.0 - p) * g1[k];
         }
         for (; k <= khi; ++k) {
-            if (Short) RANKK_SCALAR_LOOP();
+            if constexpr (Short) RANKK_SCALAR_LOOP();
             const double p = rk[k] * iv;
             g[k] = (1.0 - p) * g1[k];
         }
@@ -80,12 +80,12 @@ inline void iprec_diagonal(double *__restrict g, const double *__restrict g1, bo
         const int64_t vmid = d - std::max(kmid, klo - 1);
         int64_t v = d - khi;
         for (; v < vmid; ++v) {
-            if (Short) RANKK_SCALAR_LOOP();
+            if constexpr (Short) RANKK_SCALAR_LOOP();
             const double p = rk[d - v] * iv;
             g[v] = (1.0 - p) * g1[v + 1];
         }
         for (; v <= d - klo; ++v) {
-            if (Short) RANKK_SCALAR_LOOP();
+            if constexpr (Short) RANKK_SCALAR_LOOP();
             const double p = rk[d - v] * iv;
             g[v] = p * g1[v] + (1.0 - p) * g1[v + 1];
         }
@@ -119,7 +119,7 @@ RANKK_CLONES inline void iprec_sweep(double *H, int64_t RW, bool by_v, const dou
         double *g = H + d * RW;
         const double *g1 = H + (d + 1) * RW;
         const int64_t kmid = std::min(kr, khi);
-        if (khi - klo < 8)
+        if (khi - klo < 8)  // at most 8 cells
             iprec_diagonal<true>(g, g1, by_v, rk, inv[n - d], d, klo, kmid, khi);
         else
             iprec_diagonal<false>(g, g1, by_v, rk, inv[n - d], d, klo, kmid, khi);
@@ -270,7 +270,7 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
         random.push_back(gi);
     }
     // Every random group's events in one order: x decreasing, then by group
-    // (a strict order: a group's own x are distinct). Each recall point reads
+    // (a group's own x are distinct; its events' order breaks any tie left). Each recall point reads
     // the prefix above its D, so it sees its groups' events in the order a
     // stable sort of them by x would give.
     auto &merged = w.merged;
@@ -279,7 +279,7 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
         for (size_t e = 0; e < ev[j].x.size(); ++e)
             merged.push_back({ev[j].x[e], (uint32_t)j, (uint32_t)e});
     std::sort(merged.begin(), merged.end(), [](const IprecMerged &u, const IprecMerged &v) {
-        return u.x > v.x || (u.x == v.x && u.j < v.j);
+        return u.x > v.x || (u.x == v.x && (u.j < v.j || (u.j == v.j && u.e < v.e)));
     });
     auto &slot = w.slot;
     auto &li = w.li;

@@ -192,7 +192,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
     // Exact ties and few distinct relevant scores: the keys without
     // sorting the items (few_keys); else the items sorted.
     if (LATER || first_key || !few_keys(rr, n_found, gains, grades)) {
-        const Better<LATER> better;
+        const Better<LATER> better{};
         auto &order = rr.order;
         // With first_key (no gains, no grades): the first key alone, its tied
         // relevant items (exact ties) gathered after it; the rest unsorted.

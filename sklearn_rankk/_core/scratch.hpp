@@ -43,10 +43,9 @@ struct IprecWork {
     std::vector<double> H, suffix, inv, rk;
     /* P(the L-th of r marked items at position L + v), v = 0..n - r, kept
      * by (n, r, L) (trimmed when a group starts); pmf: the group's rows,
-     * one per L of ls. */
+     * one per L of its IprecEvents::ls. */
     KeptTables<std::tuple<int64_t, int64_t, int64_t>> pmf_tab;
     std::vector<const double *> pmf;
-    std::vector<int64_t> ls;
     std::vector<IprecMerged> merged;  // every random group's events, x decreasing
     std::vector<int64_t> slot, li;    // per random group, for one recall point
     std::vector<double> tree;

@@ -349,7 +349,7 @@ template <class S, bool LATER>
 int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, int64_t *oj,
                    Scratch &sc, bool &nan, bool &listed, int64_t D) {
     auto &cand = sc.cand;
-    const Better<LATER> better;
+    const Better<LATER> better{};
     sc.tied_out.clear();
     listed = true;
     if (need * 8 < m) {
