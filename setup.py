@@ -131,7 +131,11 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
-        optimize = ["/O2"] if msvc else ["-O3"]
+        # No contraction of a * b + c into one fused multiply-add: the
+        # kernel's values are then the same bits on every machine (GCC
+        # contracts by default where the target has FMA, e.g. aarch64 or
+        # -march=native; MSVC keeps its own default).
+        optimize = ["/O2"] if msvc else ["-O3", "-ffp-contract=off"]
         # The kernel is C++17 (if constexpr); clang before 16 and MSVC
         # default to C++14.
         standard = ["/std:c++17"] if msvc else ["-std=c++17"]
