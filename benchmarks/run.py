@@ -6,7 +6,8 @@ for some sections; ``--metrics a,b`` for some metrics; ``--measures-only``
 for F and each measure alone in W1-W4). Prints Markdown
 tables: medians over repeats, each as a ratio to the floor F of its
 workload, measured in the same run, and next to the peers. BLAS runs on one
-thread throughout (``threadpoolctl``); the kernel's threads are set per row.
+thread throughout (``threadpoolctl``, and ``OPENBLAS_NUM_THREADS=1`` for the
+command lines it times); the kernel's threads are set per row.
 
 The floor F is one numpy read of the inputs: ``y_score.max(axis=1)`` plus
 ``np.count_nonzero(y_true, axis=1)`` (relevance as given: dense int64, or
@@ -571,6 +572,7 @@ def main():
     # the other cores after a call, beside the timings (the kernel's own
     # OpenMP threads are not BLAS's and keep their setting).
     threadpool_limits(1, user_api="blas")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for the child processes
     only = set(filter(None, args.only.split(",")))
     metrics = set(filter(None, args.metrics.split(","))) or None
     print(
