@@ -60,9 +60,9 @@ inline int64_t recall_point(double x, int64_t n_rel) {
 #define RANKK_SCALAR_LOOP() ((void)0)
 #endif
 template <bool Short>
-RANKK_ALWAYS_INLINE void iprec_diagonal(double *__restrict g, const double *__restrict g1, bool by_v,
-                           const double *rk, double iv, int64_t d, int64_t klo, int64_t kmid,
-                           int64_t khi) {
+RANKK_ALWAYS_INLINE void iprec_diagonal(double *__restrict g, const double *__restrict g1,
+                                        bool by_v, const double *rk, double iv, int64_t d,
+                                        int64_t klo, int64_t kmid, int64_t khi) {
     if (!by_v) {  // H[k][v] at g[k]: H[k + 1][v] at g1[k + 1], H[k][v + 1] at g1[k]
         int64_t k = klo;
         for (; k <= kmid; ++k) {
@@ -270,9 +270,9 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
         random.push_back(gi);
     }
     // Every random group's events in one order: x decreasing, then by group
-    // (a group's own x are distinct; its events' order breaks any tie left). Each recall point reads
-    // the prefix above its D, so it sees its groups' events in the order a
-    // stable sort of them by x would give.
+    // (a group's own x are distinct; its events' order breaks any tie
+    // left). Each recall point reads the prefix above its D, so it sees its
+    // groups' events in the order a stable sort of them by x would give.
     auto &merged = w.merged;
     merged.clear();
     for (size_t j = 0; j < random.size(); ++j)
