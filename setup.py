@@ -135,7 +135,10 @@ class BuildExt(build_ext):
         # kernel's values are then the same bits on every machine (GCC
         # contracts by default where the target has FMA, e.g. aarch64 or
         # -march=native; MSVC keeps its own default).
-        optimize = ["/O2"] if msvc else ["-O3", "-ffp-contract=off"]
+        # No debug information (-g0 overrides the -g of Python's own CFLAGS):
+        # with it the kernel's object is 90 MB instead of 8 and its compile
+        # takes 40% longer, for symbols no user of the wheel debugs with.
+        optimize = ["/O2"] if msvc else ["-O3", "-ffp-contract=off", "-g0"]
         # The kernel is C++17 (if constexpr); clang before 16 and MSVC
         # default to C++14.
         standard = ["/std:c++17"] if msvc else ["-std=c++17"]
