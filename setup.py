@@ -11,6 +11,10 @@ cannot. The environment variable ``SKLEARN_RANKK_OPENMP`` decides:
 * ``0``: build the serial kernel without probing;
 * ``1``: require OpenMP; the build fails when the probe does.
 
+The kernel is several translation units (sklearn_rankk/_core/kernel.hpp);
+they are compiled in parallel, as many at once as the build may use CPUs, or
+as ``SKLEARN_RANKK_BUILD_JOBS`` says (1: one after the other).
+
 ``sklearn_rankk._core._kernel.openmp_enabled()`` (and
 ``sklearn_rankk.show_versions()``) tell which kernel was built.
 """
@@ -21,12 +25,14 @@ import os
 import shutil
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ENV = "SKLEARN_RANKK_OPENMP"
+JOBS = "SKLEARN_RANKK_BUILD_JOBS"
 
 PROBE = """\
 #include <omp.h>
@@ -126,11 +132,85 @@ def probe_openmp(compiler):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def build_jobs():
+    """Compiler processes to run at once: SKLEARN_RANKK_BUILD_JOBS, or the CPUs."""
+    value = os.environ.get(JOBS, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            sys.exit(f"{JOBS} must be a positive integer; got {value!r}.")
+        return int(value)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def compile_in_parallel(compiler, jobs):
+    """Make ``compiler.compile`` run its sources' compiles ``jobs`` at a time.
+
+    distutils compiles an extension's sources one after the other; the
+    kernel's are several translation units of about equal weight
+    (kernel.hpp), so on several cores they build in a fraction of the time.
+    The same steps as the base class's ``compile``, its per-source
+    ``_compile`` calls in threads (each waits on its compiler process). Only
+    for a compiler class that keeps the base ``compile`` and implements
+    ``_compile`` (gcc, clang, MinGW); MSVC's has a ``compile`` of its own
+    (and the base ``_compile`` does nothing), so it stays serial.
+    """
+
+    def owner(name):  # the class of the compiler's MRO that defines name
+        return next(c for c in type(compiler).__mro__ if name in vars(c))
+
+    base = type(compiler).__mro__[-2]  # distutils' base compiler class (under object)
+    if jobs < 2 or owner("compile") is not base or owner("_compile") is base:
+        return
+    serial = compiler.compile
+
+    def compile(
+        sources,
+        output_dir=None,
+        macros=None,
+        include_dirs=None,
+        debug=False,
+        extra_preargs=None,
+        extra_postargs=None,
+        depends=None,
+    ):
+        if len(sources) < 2:
+            return serial(
+                sources,
+                output_dir,
+                macros,
+                include_dirs,
+                debug,
+                extra_preargs,
+                extra_postargs,
+                depends,
+            )
+        macros, objects, postargs, pp_opts, build = compiler._setup_compile(
+            output_dir, macros, include_dirs, sources, depends, extra_postargs
+        )
+        cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+
+        def one(obj):
+            src, ext = build[obj]
+            compiler._compile(obj, src, ext, cc_args, postargs, pp_opts)
+
+        todo = [obj for obj in objects if obj in build]
+        with ThreadPoolExecutor(min(jobs, len(todo) or 1)) as pool:
+            # (list: the first compile error is raised here)
+            list(pool.map(one, todo))
+        return objects
+
+    compiler.compile = compile
+
+
 class BuildExt(build_ext):
-    """build_ext with per-compiler flags and the OpenMP probe."""
+    """build_ext with per-compiler flags, the OpenMP probe, parallel compiles."""
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
+        compile_in_parallel(self.compiler, build_jobs())
         # No contraction of a * b + c into one fused multiply-add: the
         # kernel's values are then the same bits on every machine (GCC
         # contracts by default where the target has FMA, e.g. aarch64 or
@@ -197,7 +277,14 @@ class BuildExt(build_ext):
 extensions = [
     Extension(
         "sklearn_rankk._core._kernel",
-        ["sklearn_rankk/_core/_kernel.pyx"],
+        # Cython's module and the kernel's own translation units (kernel.hpp),
+        # the heaviest first: build_jobs() compile at once.
+        [
+            "sklearn_rankk/_core/kernel_f64.cc",
+            "sklearn_rankk/_core/kernel_f32.cc",
+            "sklearn_rankk/_core/kernel_views.cc",
+            "sklearn_rankk/_core/_kernel.pyx",
+        ],
         include_dirs=["sklearn_rankk/_core"],
         # Every header of the kernel and the pieces _kernel.pyx includes (a
         # change to any rebuilds it).

@@ -24,6 +24,7 @@
 #include "formulas_iprec.hpp"
 #include "formulas_judged.hpp"
 #include "formulas_rank.hpp"
+#include "kernel.hpp"
 #include "relevant_ranks.hpp"
 #include "request.hpp"
 #include "rows.hpp"
@@ -719,17 +720,12 @@ void top_k(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_fir
     }
 }
 
-// ---- type dispatch (Cython cannot instantiate templates with fused types) ------
-
-enum ScoreType : int32_t { SCORE_F32 = 0, SCORE_F64 = 1 };
-enum RelType : int32_t {
-    REL_U8 = 0, REL_I8, REL_I16, REL_I32, REL_I64, REL_U16, REL_U32, REL_U64, REL_F32, REL_F64,
-};
+// ---- the row passes of kernel.hpp's entry points, per score type ------------
 
 template <class S>
-void aligned_by_rel(int32_t rel_type, const S *scores, const void *y, const int64_t *offsets,
-                    int64_t m, int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
-                    uint8_t *flags) {
+void ScoreRows<S>::aligned(int32_t rel_type, const S *scores, const void *y,
+                           const int64_t *offsets, int64_t m, int64_t n_rows, const Plan &plan,
+                           double *out, uint8_t *empty, uint8_t *flags) {
 #define RANKK_CASE(CODE, T)                                                                 \
     case CODE:                                                                              \
         evaluate_aligned<S, T>(scores, (const T *)y, offsets, m, m, m, n_rows, plan, out,  \
@@ -750,47 +746,18 @@ void aligned_by_rel(int32_t rel_type, const S *scores, const void *y, const int6
 #undef RANKK_CASE
 }
 
-// Passes whose rows are read through another view (passes.hpp): the
-// intent-aware requests' y_true per intent, relevance through item weights.
-inline bool other_view_pass(int32_t score_type, int32_t rel_type, const void *scores,
-                            const void *y, const int64_t *offsets, int64_t m, int64_t n_rows,
-                            const Plan &plan, double *out, uint8_t *empty, uint8_t *flags);
-
-inline void evaluate_aligned_any(int32_t score_type, int32_t rel_type, const void *scores,
-                                 const void *y, const int64_t *offsets, int64_t m,
-                                 int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
-                                 uint8_t *flags) {
-    if (other_view_pass(score_type, rel_type, scores, y, offsets, m, n_rows, plan, out, empty,
-                        flags))
-        return;
-    if (score_type == SCORE_F32)
-        aligned_by_rel<float>(rel_type, (const float *)scores, y, offsets, m, n_rows, plan, out,
-                              empty, flags);
-    else
-        aligned_by_rel<double>(rel_type, (const double *)scores, y, offsets, m, n_rows, plan,
-                               out, empty, flags);
+template <class S>
+void ScoreRows<S>::csr(const S *scores, int64_t m, int64_t n_rows, const int64_t *indptr,
+                       const int64_t *indices, const double *data, int64_t row_offset,
+                       const Plan &plan, double *out, uint8_t *empty, uint8_t *flags) {
+    evaluate_csr<S>(scores, m, m, n_rows, indptr, indices, data, row_offset, plan, out, empty,
+                    flags);
 }
 
-inline void evaluate_csr_any(int32_t score_type, const void *scores, int64_t m, int64_t n_rows,
-                             const int64_t *indptr, const int64_t *indices, const double *data,
-                             int64_t row_offset, const Plan &plan, double *out, uint8_t *empty,
-                             uint8_t *flags) {
-    if (score_type == SCORE_F32)
-        evaluate_csr<float>((const float *)scores, m, m, n_rows, indptr, indices, data,
-                            row_offset, plan, out, empty, flags);
-    else
-        evaluate_csr<double>((const double *)scores, m, m, n_rows, indptr, indices, data,
-                             row_offset, plan, out, empty, flags);
-}
-
-inline void top_k_any(int32_t score_type, const void *scores, int64_t n_rows, int64_t m,
-                      int64_t K, bool later_first, double *values, int64_t *cols,
-                      int64_t *outside, uint8_t *nan) {
-    if (score_type == SCORE_F32)
-        top_k<float>((const float *)scores, n_rows, m, K, later_first, values, cols, outside, nan);
-    else
-        top_k<double>((const double *)scores, n_rows, m, K, later_first, values, cols, outside,
-                      nan);
+template <class S>
+void ScoreRows<S>::top(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_first,
+                       double *values, int64_t *cols, int64_t *outside, uint8_t *nan) {
+    top_k<S>(scores, n_rows, m, K, later_first, values, cols, outside, nan);
 }
 
 }  // namespace rankk

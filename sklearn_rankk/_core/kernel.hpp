@@ -24,8 +24,9 @@
 #ifndef SKLEARN_RANKK_KERNEL_HPP
 #define SKLEARN_RANKK_KERNEL_HPP
 
-#include "driver.hpp"
-#include "passes.hpp"
+#include <cstdint>
+
+#include "request.hpp"
 
 /* The pieces, each included by those that use it:
  *   request.hpp          formula codes, what each formula reads, Request, Plan
@@ -45,10 +46,93 @@
  *   relevant_ranks.hpp   whole-ranking AP, bpref, infAP, interpolated
  *                        precision, binG from the relevant items' ranks
  *                        (no sorted row)
- *   driver.hpp           process_row, all rows, type dispatch
+ *   driver.hpp           process_row, all rows, the passes per relevance dtype
  *   weighted.hpp         relevance seen through item weights (propensity)
  *   passes.hpp           passes whose rows are read through another view:
  *                        y_true per intent (n_rows, m, n_intents), weighted
+ *
+ * This header only declares the entry points (what _kernel.pyx calls). Their
+ * instances are compiled in translation units of their own, which a build on
+ * several cores compiles in parallel (setup.py): kernel_f32.cc and
+ * kernel_f64.cc (every row pass of float32, float64 scores) and
+ * kernel_views.cc (the passes of passes.hpp). Cython's module (_kernel.cpp)
+ * sees no template of the row driver, and instantiates none.
  */
+
+namespace rankk {
+
+// ---- type dispatch (Cython cannot instantiate templates with fused types) ------
+
+enum ScoreType : int32_t { SCORE_F32 = 0, SCORE_F64 = 1 };
+enum RelType : int32_t {
+    REL_U8 = 0, REL_I8, REL_I16, REL_I32, REL_I64, REL_U16, REL_U32, REL_U64, REL_F32, REL_F64,
+};
+
+/* The row passes for scores of type S (driver.hpp defines them; kernel_f32.cc
+ * and kernel_f64.cc instantiate them, and only they). */
+template <class S>
+struct ScoreRows {
+    // Relevance aligned with the scores, of the dtype rel_type: a dense
+    // matrix (offsets == nullptr) or segments of flat arrays.
+    static void aligned(int32_t rel_type, const S *scores, const void *y,
+                        const int64_t *offsets, int64_t m, int64_t n_rows, const Plan &plan,
+                        double *out, uint8_t *empty, uint8_t *flags);
+    // Dense score rows, relevance in CSR form.
+    static void csr(const S *scores, int64_t m, int64_t n_rows, const int64_t *indptr,
+                    const int64_t *indices, const double *data, int64_t row_offset,
+                    const Plan &plan, double *out, uint8_t *empty, uint8_t *flags);
+    // The top K of every row (the tests').
+    static void top(const S *scores, int64_t n_rows, int64_t m, int64_t K, bool later_first,
+                    double *values, int64_t *cols, int64_t *outside, uint8_t *nan);
+};
+extern template struct ScoreRows<float>;
+extern template struct ScoreRows<double>;
+
+/* A dense pass (offsets == nullptr) with intent-aware requests or an
+ * ITEM_WEIGHTS request: its rows through their view; false otherwise
+ * (passes.hpp; kernel_views.cc). */
+bool other_view_pass(int32_t score_type, int32_t rel_type, const void *scores, const void *y,
+                     const int64_t *offsets, int64_t m, int64_t n_rows, const Plan &plan,
+                     double *out, uint8_t *empty, uint8_t *flags);
+
+inline void evaluate_aligned_any(int32_t score_type, int32_t rel_type, const void *scores,
+                                 const void *y, const int64_t *offsets, int64_t m,
+                                 int64_t n_rows, const Plan &plan, double *out, uint8_t *empty,
+                                 uint8_t *flags) {
+    if (other_view_pass(score_type, rel_type, scores, y, offsets, m, n_rows, plan, out, empty,
+                        flags))
+        return;
+    if (score_type == SCORE_F32)
+        ScoreRows<float>::aligned(rel_type, (const float *)scores, y, offsets, m, n_rows, plan,
+                                  out, empty, flags);
+    else
+        ScoreRows<double>::aligned(rel_type, (const double *)scores, y, offsets, m, n_rows,
+                                   plan, out, empty, flags);
+}
+
+inline void evaluate_csr_any(int32_t score_type, const void *scores, int64_t m, int64_t n_rows,
+                             const int64_t *indptr, const int64_t *indices, const double *data,
+                             int64_t row_offset, const Plan &plan, double *out, uint8_t *empty,
+                             uint8_t *flags) {
+    if (score_type == SCORE_F32)
+        ScoreRows<float>::csr((const float *)scores, m, n_rows, indptr, indices, data,
+                              row_offset, plan, out, empty, flags);
+    else
+        ScoreRows<double>::csr((const double *)scores, m, n_rows, indptr, indices, data,
+                               row_offset, plan, out, empty, flags);
+}
+
+inline void top_k_any(int32_t score_type, const void *scores, int64_t n_rows, int64_t m,
+                      int64_t K, bool later_first, double *values, int64_t *cols,
+                      int64_t *outside, uint8_t *nan) {
+    if (score_type == SCORE_F32)
+        ScoreRows<float>::top((const float *)scores, n_rows, m, K, later_first, values, cols,
+                              outside, nan);
+    else
+        ScoreRows<double>::top((const double *)scores, n_rows, m, K, later_first, values, cols,
+                               outside, nan);
+}
+
+}  // namespace rankk
 
 #endif
