@@ -250,10 +250,12 @@ def test_blocks_run_the_kernel_on_one_thread_each(monkeypatch):
 
     monkeypatch.setattr(_topk, "n_threads", spy)
     before = _kernel.max_threads()
-    y_true, y_score, _ = _data(seed=11)
+    # (blocks of 70,000 scores: smaller ones run on one thread without
+    # asking n_threads)
+    y_true, y_score, _ = _data(m=1400, seed=11)
     got = hit_at_k_score(
-        da.from_array(y_true, chunks=(50, 30)),
-        da.from_array(y_score, chunks=(50, 30)),
+        da.from_array(y_true, chunks=(50, 1400)),
+        da.from_array(y_score, chunks=(50, 1400)),
         k=3,
     )
     assert got == hit_at_k_score(y_true, y_score, k=3)

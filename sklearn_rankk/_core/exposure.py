@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _kernel
-from .ranking import BLOCK_CELLS, n_threads
+from .ranking import BLOCK_CELLS
+from .threads import threads_for
 from .validation import (
     NAN_SCORES,
     as_array,
@@ -136,7 +137,7 @@ def item_exposure(
     log_miss = np.zeros(m)
     length = np.empty(n)
     sums = np.empty((n, vals.shape[0]))
-    threads = max(1, min(n_threads(), (n * m) // (1 << 15)))
+    threads = threads_for(n * m)
     for start, block in _score_blocks(y_score):
         stop = start + block.shape[0]
         w = None if weights is None else np.ascontiguousarray(weights[start:stop])

@@ -169,5 +169,7 @@ def threads_for(cells, n=None):
     """Threads for an input of ``cells`` scores: ``n`` (by default
     :func:`n_threads`), fewer for small inputs (at least
     :data:`MIN_CELLS_PER_THREAD` cells each)."""
+    if cells < 2 * MIN_CELLS_PER_THREAD:  # one, without reading the CPU count
+        return 1
     n = n_threads() if n is None else n
     return max(1, min(n, cells // MIN_CELLS_PER_THREAD))
