@@ -44,7 +44,10 @@ void alpha_gain_value(const Request &r, const RowView &v, Scratch &sc, double t,
         if (disc != nullptr) return p < n_disc ? x * disc[p] : 0.0;
         return x / std::log2((double)(p + 2));
     };
-    survival_walk(v, sc, curve, c_end, o, weigh, place, members);
+    auto places = [&](const double *T, int64_t lim, double survive, int64_t a, double *t) {
+        for (int64_t x = 0; x < lim; ++x) t[x] = place(survive * T[x] / (double)(x + 1), a + x);
+    };
+    survival_walk(v, sc, curve, c_end, o, weigh, place, places, members);
 }
 
 

@@ -31,49 +31,95 @@ namespace rankk {
  * and T(o) = G_n(o) / (o + 1): O(n min(n, k - a)) per group, or, with
  * many members of R = 0, over the others only (see below). */
 
-/* survival_walk's mixing of the q members with a gain into a group of
- * q + z, at offsets x in [lo, hi) where every j = 1..q is read (q - 1 <= x
- * < z): T[x] = sum_j P_x(j) Gq[j - 1], P_x(1) = p1[x], P_x(j + 1) = P_x(j)
- * (q - j) / (j + 1) (x + 1 - j) / (z - x + j). The offsets side by side
+/* The weights of survival_walk's mixing of the q members with a gain into
+ * a group of n = q + z (z >= 1): T[x] = sum_j P_x(j) Gq[j - 1] at offset
+ * x, P_x(j) = C(q, j) C(z, x + 1 - j) / C(n, x + 1), the hypergeometric
+ * probability that the x + 1 first members hold j of the q. Into
+ * W[(j - 1) w + x - x0] for the offsets x in [x0, x0 + w) and j = 1..q,
+ * 0 outside x's support, so that T[x] sums them all in the order of j (an
+ * added 0 leaves a sum's bits alone). P_x(1) from P1 (x <= z), the next
+ * from P_x(j + 1) = P_x(j) (q - j) / (j + 1) (x + 1 - j) / (z - x + j);
+ * offsets x > z, whose support starts at j = x + 1 - z > 1, from
+ * hypergeom. The offsets of [q - 1, z), which read every j, side by side
  * (the loop over x inside, vectorised: its divisions 4 at a time with
- * AVX2), each with the same operations in the same order as one at a
- * time, so the same values bit for bit. c: work space. */
-RANKK_CLONES inline void err_mix(int64_t q, int64_t z, int64_t lo, int64_t hi,
-                                 const double *Gq, const double *p1, double *T,
-                                 std::vector<double> &c) {
-    const int64_t w = hi - lo;
-    c.resize(4 * (size_t)w);
-    // x + 1 and z - x of each offset, as doubles: x + 1 - j and z - x + j
-    // are then exact sums of whole numbers (the same doubles as converted
-    // from integers), and the loop has no integer conversion.
-    double *p = c.data(), *g = p + w, *up = g + w, *dn = up + w;
-    for (int64_t i = 0; i < w; ++i) {
-        p[i] = p1[lo + i];
-        g[i] = 0.0;
-        up[i] = (double)(lo + i + 1);
-        dn[i] = (double)(z - lo - i);
+ * AVX2); each with the same operations in the same order as one at a
+ * time, so the same values bit for bit. */
+RANKK_CLONES inline void err_weights(int64_t q, int64_t z, int64_t x0, int64_t w,
+                                     const double *P1, double *W, std::vector<double> &c) {
+    const int64_t n = q + z, x1 = x0 + w;
+    std::fill(W, W + q * w, 0.0);
+    // the offsets that read every j: [blo, bhi)
+    const int64_t blo = std::max(x0, q - 1), bhi = std::max(blo, std::min(x1, z)), nb = bhi - blo;
+    // x + 1 and z - x of each, as doubles: x + 1 - j and z - x + j are then
+    // exact sums of whole numbers (the same doubles as converted from
+    // integers), and the loop has no integer conversion
+    c.resize(2 * (size_t)nb);
+    double *up = c.data(), *dn = up + nb;
+    for (int64_t i = 0; i < nb; ++i) {
+        up[i] = (double)(blo + i + 1);
+        dn[i] = (double)(z - blo - i);
     }
-    for (int64_t j = 1; j <= q; ++j) {
-        const double gj = Gq[j - 1], cj = (double)(q - j) / (double)(j + 1), jd = (double)j;
-        for (int64_t i = 0; i < w; ++i) {
-            g[i] += p[i] * gj;
-            p[i] *= cj * (up[i] - jd) / (dn[i] + jd);
+    double *row = W + blo - x0;  // row j - 1 of the offsets blo..bhi
+    for (int64_t i = 0; i < nb; ++i) row[i] = P1[blo + i];
+    for (int64_t j = 1; j < q; ++j, row += w) {
+        const double cj = (double)(q - j) / (double)(j + 1), jd = (double)j;
+        double *next = row + w;
+        for (int64_t i = 0; i < nb; ++i) next[i] = row[i] * (cj * (up[i] - jd) / (dn[i] + jd));
+    }
+    for (int64_t x = x0; x < x1; ++x) {
+        if (x >= blo && x < bhi) continue;  // (done above)
+        int64_t j = std::max<int64_t>(1, x + 1 - z);
+        const int64_t hi = std::min<int64_t>(q, x + 1);
+        double p = j == 1 ? P1[x] : hypergeom((double)n, (double)q, (double)(x + 1), (double)j);
+        for (; j <= hi; ++j) {
+            W[(j - 1) * w + x - x0] = p;
+            p *= (double)(q - j) / (double)(j + 1) * (double)(x + 1 - j) / (double)(z - x + j);
         }
     }
-    for (int64_t i = 0; i < w; ++i) T[lo + i] = g[i];
 }
+
+/* T[i] = sum over j = 1..q of W[(j - 1) stride + i] Gq[j - 1], in the
+ * order of j, for i < w (err_weights' layout): vectorised over i. Offset
+ * x's weights are 0 past j = x + 1: the caller passes q = min(q, x + 1)
+ * of the last x, and Gq need hold only that many. */
+RANKK_CLONES inline void err_mix(int64_t q, int64_t stride, int64_t w, const double *W,
+                                 const double *Gq, double *T) {
+    for (int64_t i = 0; i < w; ++i) T[i] = 0.0;
+    for (int64_t j = 1; j <= q; ++j) {
+        const double gj = Gq[j - 1];
+        const double *row = W + (j - 1) * stride;
+        for (int64_t i = 0; i < w; ++i) T[i] += row[i] * gj;
+    }
+}
+
+/* ERR's terms of a tie group at offsets x < lim, place(survive T[x] /
+ * (x + 1), a + x) with place(y, p) = y / (p + 1): t[x] = survive T[x] /
+ * w1[x] / wa[x], w1[x] = x + 1 and wa[x] = a + x + 1 as doubles (whole
+ * numbers: the same doubles as converted from integers), so the loop has
+ * no integer conversion and vectorises (its divisions 4 at a time with
+ * AVX2): the same operations as one at a time, the same bits. */
+RANKK_CLONES inline void err_places(const double *T, int64_t lim, double survive,
+                                    const double *w1, const double *wa, double *t) {
+    for (int64_t x = 0; x < lim; ++x) t[x] = survive * T[x] / w1[x] / wa[x];
+}
+
+// survival_walk's mixing weights: kept per group shape up to ERR_KEPT
+// weights, else made ERR_CHUNK at a time
+constexpr int64_t ERR_KEPT = (int64_t)1 << 16, ERR_CHUNK = (int64_t)1 << 14;
 
 /* The walk behind ERR and the intent-aware gains (formulas_diversity.hpp):
  * the sum over ranks p of place(N_p prod_{before p} V, p), each relevant
  * item carrying a gain N and a survival V (ERR: N = R, V = 1 - R), the
  * others N = 0 and V = 1. weigh(y, N, V) sets them for grade y and says
- * whether the item is relevant; place(x, p) discounts x at 0-based rank p.
+ * whether the item is relevant; place(x, p) discounts x at 0-based rank p;
+ * places(T, lim, survive, a, t) sets t[x] = place(survive T[x] / (x + 1),
+ * a + x) for the offsets x < lim of a tie group at rank a (the same bits).
  * The recurrence above holds with R_j read as N_j and v_j as V_j. Into o[0]
  * (o[0..c_end) for a curve); members(a, b, straddles, fn): fn(grade) for each
  * member of the tie group at ranks [a, b), those beyond the cut included. */
-template <class Weigh, class Place, class Members>
+template <class Weigh, class Place, class Places, class Members>
 void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, double *o,
-                   Weigh &&weigh, Place &&place, Members &&members) {
+                   Weigh &&weigh, Place &&place, Places &&places, Members &&members) {
     const int64_t end = std::min(c_end, v.K_eff);
     double survive = 1.0, err = 0.0;
     auto &R = sc.err_r, &V = sc.err_v, &M = sc.err_m, &G = sc.err_t;
@@ -130,40 +176,54 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
              * hypergeometric P_x(j) = C(q, j) C(z, x+1-j) / C(n, x+1):
              * O(q min(q, k - a) + q (k - a)) instead of O(n (k - a)). */
             recur(q, std::min(q, lim));
-            M.assign(lim, 0.0);  // M now holds G of the whole group
-            double p1 = (double)q / (double)n;  // P_x(1) while x < z
-            // Offsets q - 1 <= x < z read j = 1..q: all of them at once
-            // (err_mix), from P_x(1) of each; the others one by one.
-            const int64_t bulk_lo = q - 1, bulk_hi = std::min(lim, z);
+            M.resize(lim);  // M now holds G of the whole group
+            // P_x(1) for x = 0..min(upto, z)
             auto &P1 = sc.err_p;
-            P1.resize((size_t)std::max<int64_t>(bulk_hi, 0));
-            for (int64_t x = 0; x < bulk_hi; ++x) {
-                P1[x] = p1;
-                p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) / (double)(n - x - 1);
-            }
-            if (bulk_lo < bulk_hi)
-                err_mix(q, z, bulk_lo, bulk_hi, G.data(), P1.data(), M.data(), sc.err_c);
-            for (int64_t x = 0; x < lim; ++x) {
-                if (x >= bulk_lo && x < bulk_hi) continue;  // (done above)
-                int64_t j = std::max<int64_t>(1, x + 1 - z);
-                const int64_t hi = std::min<int64_t>(q, x + 1);
-                // P_x(1): past bulk_hi only x = z reads it, p1 by then
-                const double px1 = x < bulk_hi ? P1[x] : p1;
-                double p = j == 1 ? px1
-                                  : hypergeom((double)n, (double)q, (double)(x + 1), (double)j);
-                double g = 0.0;
-                for (; j <= hi; ++j) {
-                    g += p * G[j - 1];
-                    p *= (double)(q - j) / (double)(j + 1) * (double)(x + 1 - j) /
-                         (double)(z - x + j);
+            auto first = [&](int64_t upto) {
+                const int64_t last = std::min(upto, z);
+                P1.resize((size_t)last + 1);
+                double p1 = (double)q / (double)n;
+                for (int64_t x = 0; x <= last; ++x) {
+                    P1[x] = p1;
+                    if (x < last)
+                        p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
+                          (double)(n - x - 1);
                 }
-                M[x] = g;
+            };
+            // The weights of every offset, kept by (q, z) while few (the
+            // groups of a row of few distinct scores repeat their shapes),
+            // else made ERR_CHUNK weights at a time.
+            if (q * n <= ERR_KEPT) {
+                sc.err_tab.trim();
+                const int64_t key = (q << 32) + z;
+                const double *W = sc.err_tab.get(key, (size_t)(q * n), [&](double *t) {
+                    first(n - 1);
+                    err_weights(q, z, 0, n, P1.data(), t, sc.err_c);
+                });
+                err_mix(std::min(q, lim), n, lim, W, G.data(), M.data());
+            } else {
+                first(lim - 1);
+                const int64_t step = std::max<int64_t>(1, ERR_CHUNK / q);
+                auto &W = sc.err_w;
+                for (int64_t x0 = 0; x0 < lim; x0 += step) {
+                    const int64_t w = std::min(step, lim - x0);
+                    W.resize((size_t)(q * w));
+                    err_weights(q, z, x0, w, P1.data(), W.data(), sc.err_c);
+                    err_mix(std::min(q, x0 + w), w, w, W.data(), G.data(), M.data() + x0);
+                }
             }
             T = M.data();
         }
-        for (int64_t x = 0; x < lim; ++x) {
-            if (T) err += place(survive * T[x] / (double)(x + 1), a + x);
-            if (curve) o[a + x] = err;
+        if (T) {  // the terms first (vectorised), then their sum in order
+            auto &t = sc.err_c;
+            t.resize((size_t)lim);
+            places(T, lim, survive, a, t.data());
+            for (int64_t x = 0; x < lim; ++x) {
+                err += t[x];
+                if (curve) o[a + x] = err;
+            }
+        } else {
+            for (int64_t x = 0; x < lim; ++x) o[a + x] = err;  // (a curve)
         }
         for (double vv : V) survive *= vv;
     });
@@ -186,7 +246,13 @@ void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, 
         return rv > 0.0;
     };
     auto place = [](double x, int64_t p) { return x / (double)(p + 1); };
-    survival_walk(v, sc, curve, c_end, o, weigh, place, members);
+    auto &whole = sc.whole;
+    if ((int64_t)whole.size() <= v.K)
+        for (int64_t i = (int64_t)whole.size(); i <= v.K; ++i) whole.push_back((double)i);
+    auto places = [&](const double *T, int64_t lim, double survive, int64_t a, double *t) {
+        err_places(T, lim, survive, whole.data() + 1, whole.data() + a + 1, t);
+    };
+    survival_walk(v, sc, curve, c_end, o, weigh, place, places, members);
 }
 
 }  // namespace rankk

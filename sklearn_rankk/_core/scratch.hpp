@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -171,7 +172,11 @@ struct Scratch {
     // and survivals (ERR: stopping probabilities and their complements), the
     // recurrence's means
     std::vector<double> err_r, err_v, err_m, err_t;
-    std::vector<double> err_p, err_c;  // P_x(1) per offset; err_mix's work
+    std::vector<double> err_p, err_c;  // P_x(1) per offset; err_weights' work
+    std::vector<double> err_w;         // the mixing weights of a large group
+    // of a small one, by q 2**32 + z (one hash, not a tree's walk per group)
+    KeptTables<int64_t, std::unordered_map<int64_t, std::vector<double>>> err_tab;
+    std::vector<double> whole;  // whole numbers i at [i], as doubles
     // RBP's weight per rank for persistence rbp_p (rbp_weights)
     std::vector<double> rbp_w;
     double rbp_p = NAN;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -158,10 +159,12 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
  * shape recur): get(key, size, fill) returns the key's table, a new one
  * (size doubles of 0) filled by fill(t) first. trim() empties them all past
  * 2**22 weights (32 MiB; a table counts 16 more for its own bytes): call it
- * before fetching tables, which stay in place until the next trim(). */
-template <class Key>
+ * before fetching tables, which stay in place until the next trim(). Map:
+ * std::map by default, or a hash map (an std::unordered_map's elements
+ * stay in place too). */
+template <class Key, class Map = std::map<Key, std::vector<double>>>
 struct KeptTables {
-    std::map<Key, std::vector<double>> tab;
+    Map tab;
     size_t weights = 0;
     void trim() {
         if (weights > ((size_t)1 << 22)) {
