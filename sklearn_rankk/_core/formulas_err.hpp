@@ -103,6 +103,41 @@ RANKK_CLONES inline void err_places(const double *T, int64_t lim, double survive
     for (int64_t x = 0; x < lim; ++x) t[x] = survive * T[x] / w1[x] / wa[x];
 }
 
+/* The ratios of survival_walk's recurrence for member j at x = 0..top:
+ * (j - x - 1) / j, (x + 1) / j, (j - x) / j and x / j at [4 x .. 4 x + 3],
+ * each one division, as the recurrence spells them. Kept for j <=
+ * ERR_RATIO_ROWS (row j, x = 0..j, at 4 ((j - 1) (j + 2) / 2), made once
+ * and in order), else made into buf. */
+constexpr int64_t ERR_RATIO_ROWS = 128;
+inline const double *err_ratios(std::vector<double> &kept, std::vector<double> &buf, int64_t j,
+                                int64_t top) {
+    auto fill = [](double *c, int64_t j, int64_t top) {
+        const double dj = (double)j;
+        for (int64_t x = 0; x <= top; ++x) {
+            const double xd = (double)x;
+            c[4 * x] = (dj - xd - 1.0) / dj;
+            c[4 * x + 1] = (xd + 1.0) / dj;
+            c[4 * x + 2] = (dj - xd) / dj;
+            c[4 * x + 3] = xd / dj;
+        }
+    };
+    if (j > ERR_RATIO_ROWS) {
+        buf.resize(4 * (size_t)(top + 1));
+        fill(buf.data(), j, top);
+        return buf.data();
+    }
+    const size_t at = 4 * (size_t)((j - 1) * (j + 2) / 2);
+    while (kept.size() <= at) {  // the next row, i
+        const size_t from = kept.size();
+        // rows 1..i - 1 hold 4 ((i - 1) (i + 2) / 2) ratios: solve for i
+        int64_t i = 1;
+        while (4 * (size_t)((i - 1) * (i + 2) / 2) < from) ++i;
+        kept.resize(from + 4 * (size_t)(i + 1));
+        fill(kept.data() + from, i, i);
+    }
+    return kept.data() + at;
+}
+
 // survival_walk's mixing weights: kept per group shape up to ERR_KEPT
 // weights, else made ERR_CHUNK at a time
 constexpr int64_t ERR_KEPT = (int64_t)1 << 16, ERR_CHUNK = (int64_t)1 << 14;
@@ -154,14 +189,14 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
             G.assign(width, 0.0);
             M[0] = 1.0;
             for (int64_t j = 1; j <= count; ++j) {
-                const double rj = j <= q ? R[j - 1] : 0.0, vj = j <= q ? V[j - 1] : 1.0,
-                             dj = (double)j;
-                for (int64_t x = std::min(j, width - 1); x >= 0; --x) {
-                    const double xd = (double)x;
+                const double rj = j <= q ? R[j - 1] : 0.0, vj = j <= q ? V[j - 1] : 1.0;
+                const int64_t top = std::min(j, width - 1);
+                const double *c = err_ratios(sc.err_ratio, sc.err_c, j, top);
+                for (int64_t x = top; x >= 0; --x) {
                     if (x <= j - 1)
-                        G[x] = (dj - xd - 1.0) / dj * G[x] +
-                               (xd + 1.0) / dj * (rj * M[x] + (x > 0 ? vj * G[x - 1] : 0.0));
-                    if (x >= 1) M[x] = (dj - xd) / dj * M[x] + xd / dj * vj * M[x - 1];
+                        G[x] = c[4 * x] * G[x] +
+                               c[4 * x + 1] * (rj * M[x] + (x > 0 ? vj * G[x - 1] : 0.0));
+                    if (x >= 1) M[x] = c[4 * x + 2] * M[x] + c[4 * x + 3] * vj * M[x - 1];
                 }
             }
         };

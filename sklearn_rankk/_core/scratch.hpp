@@ -176,7 +176,8 @@ struct Scratch {
     std::vector<double> err_w;         // the mixing weights of a large group
     // of a small one, by q 2**32 + z (one hash, not a tree's walk per group)
     KeptTables<int64_t, std::unordered_map<int64_t, std::vector<double>>> err_tab;
-    std::vector<double> whole;  // whole numbers i at [i], as doubles
+    std::vector<double> whole;      // whole numbers i at [i], as doubles
+    std::vector<double> err_ratio;  // the recurrence's ratios (err_ratios)
     // RBP's weight per rank for persistence rbp_p (rbp_weights)
     std::vector<double> rbp_w;
     double rbp_p = NAN;
