@@ -230,8 +230,7 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
             // else made ERR_CHUNK weights at a time.
             if (q * n <= ERR_KEPT) {
                 sc.err_tab.trim();
-                const int64_t key = (q << 32) + z;
-                const double *W = sc.err_tab.get(key, (size_t)(q * n), [&](double *t) {
+                const double *W = sc.err_tab.get({q, z}, (size_t)(q * n), [&](double *t) {
                     first(n - 1);
                     err_weights(q, z, 0, n, P1.data(), t, sc.err_c);
                 });

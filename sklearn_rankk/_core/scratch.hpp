@@ -7,9 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -174,8 +172,7 @@ struct Scratch {
     std::vector<double> err_r, err_v, err_m, err_t;
     std::vector<double> err_p, err_c;  // P_x(1) per offset; err_weights' work
     std::vector<double> err_w;         // the mixing weights of a large group
-    // of a small one, by q 2**32 + z (one hash, not a tree's walk per group)
-    KeptTables<int64_t, std::unordered_map<int64_t, std::vector<double>>> err_tab;
+    KeptTables<std::tuple<int64_t, int64_t>> err_tab;  // of a small one, by (q, z)
     std::vector<double> whole;      // whole numbers i at [i], as doubles
     std::vector<double> err_ratio;  // the recurrence's ratios (err_ratios)
     // RBP's weight per rank for persistence rbp_p (rbp_weights)

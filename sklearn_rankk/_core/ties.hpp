@@ -20,8 +20,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -155,16 +155,26 @@ inline int64_t hypergeom_pmf(int64_t N, int64_t K, int64_t draws, std::vector<do
     return lo;
 }
 
+/* A hash of a tuple of whole numbers (KeptTables' keys). */
+struct WholeTupleHash {
+    template <class... T>
+    size_t operator()(const std::tuple<T...> &t) const {
+        uint64_t h = 0;
+        std::apply([&](auto... x) { ((h = (h ^ (uint64_t)x) * 0x9E3779B97F4A7C15ull), ...); }, t);
+        return (size_t)(h ^ (h >> 29));
+    }
+};
+
 /* Tables of doubles kept by key across groups and rows (tie groups of one
  * shape recur): get(key, size, fill) returns the key's table, a new one
  * (size doubles of 0) filled by fill(t) first. trim() empties them all past
  * 2**22 weights (32 MiB; a table counts 16 more for its own bytes): call it
- * before fetching tables, which stay in place until the next trim(). Map:
- * std::map by default, or a hash map (an std::unordered_map's elements
- * stay in place too). */
-template <class Key, class Map = std::map<Key, std::vector<double>>>
+ * before fetching tables, which stay in place until the next trim(). Key:
+ * a tuple of whole numbers, hashed (a lookup per tie group: one hash, not
+ * a walk down a tree; an unordered_map's elements stay in place). */
+template <class Key>
 struct KeptTables {
-    Map tab;
+    std::unordered_map<Key, std::vector<double>, WholeTupleHash> tab;
     size_t weights = 0;
     void trim() {
         if (weights > ((size_t)1 << 22)) {
