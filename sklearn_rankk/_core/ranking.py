@@ -179,12 +179,9 @@ def compile_requests(requests, n_items, grades=None):
 
 
 def _threads_for(cells):
-    # (n_threads read here, where a caller may set it: dask's blocks run on
-    # one thread each; only for an input large enough for two threads, as
-    # reading it costs about a tenth of a millisecond: the CPU quota's files)
-    if cells < 2 * MIN_CELLS_PER_THREAD:
-        return 1
-    return threads_for(cells, n_threads())
+    # (this module's n_threads, where a caller may set it: dask's blocks run
+    # on one thread each)
+    return threads_for(cells, n_threads)
 
 
 def _scores_block(block):
