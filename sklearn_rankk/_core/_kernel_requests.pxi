@@ -154,32 +154,43 @@ REQUEST_FIELD_NAMES = tuple(_name for _name, _ in _REQUEST_FIELDS)
 
 
 cdef vector[Request] _requests(requests) except *:
-    """Requests from a structured array with the fields of request.hpp's Request."""
+    """Requests from a structured array of REQUEST_DTYPE, or a list of dicts
+    by field name (evaluate_segments): the fields of request.hpp's Request.
+    The array's rows are read as tuples (tolist): a numpy record's fields,
+    read by name, cost about 1 us each."""
+    if isinstance(requests, list):
+        rows = [tuple([d[name] for name in REQUEST_FIELD_NAMES]) for d in requests]
+    elif requests.dtype.names != REQUEST_FIELD_NAMES:
+        raise TypeError("requests must be an array of REQUEST_DTYPE.")
+    else:
+        rows = requests.tolist()
     cdef vector[Request] out
     cdef Request r
-    for row in requests:
-        r.formula = row["formula"]
-        r.denominator = row["denominator"]
-        r.exponential = row["exponential"]
-        r.curve = row["curve"]
-        r.k = row["k"]
-        r.col = row["col"]
-        r.log_base = row["log_base"]
-        r.beta = row["beta"]
-        r.level = row["level"]
-        r.levels = <const double*> <size_t> row["levels"]
-        r.n_levels = row["n_levels"]
-        r.p = row["p"]
-        r.u_tp = row["u_tp"]
-        r.u_fp = row["u_fp"]
-        r.u_fn = row["u_fn"]
-        r.u_tn = row["u_tn"]
-        r.max_grade = row["max_grade"]
-        r.gain_grades = <const double*> <size_t> row["gain_grades"]
-        r.gain_values = <const double*> <size_t> row["gain_values"]
-        r.n_gain = row["n_gain"]
-        r.disc = <const double*> <size_t> row["disc"]
-        r.n_disc = row["n_disc"]
+    for (formula, denominator, exponential, curve, k, col, log_base, beta, level, levels,
+         n_levels, p, u_tp, u_fp, u_fn, u_tn, max_grade, gain_grades, gain_values, n_gain,
+         disc, n_disc) in rows:
+        r.formula = formula
+        r.denominator = denominator
+        r.exponential = exponential
+        r.curve = curve
+        r.k = k
+        r.col = col
+        r.log_base = log_base
+        r.beta = beta
+        r.level = level
+        r.levels = <const double*> <size_t> levels
+        r.n_levels = n_levels
+        r.p = p
+        r.u_tp = u_tp
+        r.u_fp = u_fp
+        r.u_fn = u_fn
+        r.u_tn = u_tn
+        r.max_grade = max_grade
+        r.gain_grades = <const double*> <size_t> gain_grades
+        r.gain_values = <const double*> <size_t> gain_values
+        r.n_gain = n_gain
+        r.disc = <const double*> <size_t> disc
+        r.n_disc = n_disc
         out.push_back(r)
     return out
 

@@ -63,11 +63,16 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
         raise TypeError(f"unsupported dtypes {scores.dtype}, {y.dtype}.")
     cdef int64_t n_rows
     cdef const int64_t* off = NULL
+    cdef vector[Request] req = _requests(requests)
+    cdef size_t i
     if offsets is None:
         # y of the intent-aware requests (INTENT_*): (n_rows, m, n_intents)
-        f = requests["formula"]
-        intents = requests["n_levels"][(f >= INTENT_PRECISION) & (f <= INTENT_ALPHA)][:1].tolist()
-        if scores.ndim != 2 or y.shape != scores.shape + tuple(intents):
+        intents = ()
+        for i in range(req.size()):
+            if INTENT_PRECISION <= req[i].formula <= INTENT_ALPHA:
+                intents = (req[i].n_levels,)
+                break
+        if scores.ndim != 2 or y.shape != scores.shape + intents:
             raise ValueError("scores and y must be 2-D of the same shape.")
         n_rows = scores.shape[0]
         if scores.shape[1] != m:
@@ -80,7 +85,6 @@ def evaluate_aligned(scores, y, offsets, int64_t m, requests, int64_t n_cols, in
                 or offsets[n_rows] > scores.size or scores.size != y.size):
             raise ValueError("offsets do not describe segments of scores and y.")
         off = <const int64_t*> _data(offsets)
-    cdef vector[Request] req = _requests(requests)
     cdef Plan plan = _plan(req, ties, threshold, n_threads, n_cols)
     out, empty, flags = _outputs(n_rows, n_cols, req.size())
     if n_rows == 0:
