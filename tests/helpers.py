@@ -15,6 +15,7 @@ registry without its oracle here fails ``test_common``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -46,15 +47,22 @@ def rankings(scores, ignore_ties):
     Tied items are permuted within their group, groups in decreasing score
     order; all orderings are equally likely.
     """
+    return list(_rankings(tuple(scores), ignore_ties))
+
+
+@functools.lru_cache(maxsize=512)
+def _rankings(scores, ignore_ties):
+    # (kept: the oracle tests ask for the same rows' rankings once for each
+    # configuration of each metric)
     finite = [j for j, s in enumerate(scores) if s != NEG_INF]
     if ignore_ties:
-        return [tuple(sorted(finite, key=lambda j: (-scores[j], -j)))]
+        return (tuple(sorted(finite, key=lambda j: (-scores[j], -j))),)
     values = sorted({scores[j] for j in finite}, reverse=True)
     groups = [[j for j in finite if scores[j] == v] for v in values]
-    return [
+    return tuple(
         tuple(itertools.chain.from_iterable(combo))
         for combo in itertools.product(*(itertools.permutations(g) for g in groups))
-    ]
+    )
 
 
 def _top(ranking, k):
