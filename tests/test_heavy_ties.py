@@ -1,4 +1,4 @@
-"""Heavy ties: G and inferred AP on rows whose tie groups hold hundreds of
+"""Heavy ties: G, inferred AP and ERR on rows whose tie groups hold hundreds of
 items and tens of relevant ones, against the exact expectation.
 
 Enumerating the orderings is impossible at that size, so the reference is an
@@ -6,7 +6,7 @@ independent exact computation written from the definitions, in 40-digit
 decimal arithmetic with whole binomial coefficients: for every relevant (or
 positive-gain) member of a group and every offset o in it, the o members
 above it are a uniformly random o-subset of the others, so the counts of each
-kind among them (grade by grade for G; relevant, judged non-relevant,
+kind among them (grade by grade for G and ERR; relevant, judged non-relevant,
 unjudged never pooled and unjudged pooled for inferred AP) are multivariate
 hypergeometric; the measure's term is summed over all of them. The groups
 are independent; what lies before a group is fixed. On tiny rows the
@@ -25,8 +25,8 @@ import helpers
 import numpy as np
 import pytest
 
+from sklearn_rankk import err_at_k_score, normalized_gain_score
 from sklearn_rankk import inferred_average_precision_score as infap_score
-from sklearn_rankk import normalized_gain_score
 
 CTX = decimal.Context(prec=40)
 LN2 = CTX.ln(Decimal(2))
@@ -130,6 +130,43 @@ def exact_infap(grades, scores):
     return float(value / n_rel)
 
 
+def exact_err(grades, scores, k=None, max_grade=4):
+    """ERR (Chapelle et al. 2009), the exact expectation over the orderings of
+    tied items: the sum over ranks p of R_p / p times the product of (1 - R)
+    over the ranks above, R = (2**g - 1) / 2**max_grade for a grade g > 0
+    (else 0), over the first k ranks. A member of grade g is at offset o of
+    its group with probability (members of grade g) / n, and the o members
+    above it are then a uniformly random o-subset of the others."""
+    with decimal.localcontext(CTX):
+        value, survive, start = Decimal(0), Decimal(1), 0
+        for group in _groups(scores):
+            if k is not None and start >= k:
+                break
+            n = len(group)
+            gains = [grades[j] if grades[j] > 0 else 0 for j in group]
+            kinds = sorted(set(gains))
+            count = [gains.count(g) for g in kinds]
+            stop = [1 - Decimal(2**g - 1) / Decimal(2**max_grade) for g in kinds]
+            lim = n if k is None else min(n, k - start)
+            for i, g in enumerate(kinds):
+                if g == 0:
+                    continue
+                others = count[:]
+                others[i] -= 1
+                for o in range(lim):
+                    above = sum(
+                        ways * math.prod(v**c for v, c in zip(stop, ks))
+                        for ks, ways in _splits(others, o)
+                    )
+                    value += (
+                        survive * count[i] * (1 - stop[i]) * above
+                        / (n * math.comb(n - 1, o) * (start + o + 1))
+                    )  # fmt: skip
+            survive *= math.prod(v**c for v, c in zip(stop, count))
+            start += n
+        return float(value)
+
+
 def heavy_row(seed, n, relevant, groups, *, unjudged=0.0, top=4):
     """One row: `groups` tie groups of random sizes, `relevant` items of
     grades 1..top placed at random (some in the last group: below every
@@ -214,6 +251,41 @@ def test_g_fractional_grades_in_heavy_ties():
     assert got == pytest.approx(exact_g(grades.tolist(), scores.tolist()), rel=1e-12)
 
 
+def _err_row(seed, sizes, relevant, grades):
+    """A row of tie groups of `sizes` (best first), `relevant[i]` relevant
+    items of random grades from `grades` in group i, in random order."""
+    rng = np.random.default_rng(seed)
+    y, s = [], []
+    for g, (size, rel) in enumerate(zip(sizes, relevant)):
+        y += list(rng.permutation([*rng.choice(grades, rel), *[0] * (size - rel)]))
+        s += [float(len(sizes) - g)] * size
+    perm = rng.permutation(len(y))
+    return np.array(y)[perm], np.array(s)[perm]
+
+
+@pytest.mark.parametrize(
+    ("sizes", "relevant", "grades", "k"),
+    [
+        # a group of 600 with 120 relevant: its mixing weights (120 x 600)
+        # are made in chunks, for every offset and for the first 250
+        ((600,), (120,), (2,), None),
+        ((600,), (120,), (2,), 250),
+        ((40, 600), (6, 120), (3,), None),
+        # groups whose weights are kept by shape, read whole or in part
+        ((150, 200, 150), (12, 20, 12), (1, 3), None),
+        ((150, 200, 150), (12, 20, 12), (1, 3), 230),
+        ((30, 120, 30), (3, 40, 2), (1, 2, 4), 100),
+    ],
+)
+def test_err_heavy_ties(sizes, relevant, grades, k):
+    """ERR's tie groups mix their gains over their offsets with hypergeometric
+    weights, kept by group shape or made in chunks for large groups and for
+    a group the cut-off reads in part: each against the exact reference."""
+    y, s = _err_row(len(sizes) + sum(relevant), sizes, relevant, grades)
+    got = err_at_k_score(y[None], s[None], k=k, average=None)[0]
+    assert got == pytest.approx(exact_err(y.tolist(), s.tolist(), k=k), rel=1e-13)
+
+
 # --------------------------------------------------------------------------
 # Tiny rows: the reference and the package against every ordering
 # --------------------------------------------------------------------------
@@ -243,11 +315,13 @@ def test_tiny_rows_against_every_ordering(grades, scores, ignore_ties):
     for metric, exact, function in [
         ("normalized_gain", exact_g, normalized_gain_score),
         ("infap", exact_infap, infap_score),
+        ("err", exact_err, err_at_k_score),
     ]:
+        k = {"k": None} if metric == "err" else {}
         brute = helpers.oracle_row(
             metric, list(map(float, scores)), grades, ignore_ties=ignore_ties,
             threshold=0, k=None, params={},
         )  # fmt: skip
         assert exact(grades, ref_scores) == pytest.approx(brute, rel=5e-15)
-        got = function(y_true, y_score, ignore_ties=ignore_ties, average=None)[0]
+        got = function(y_true, y_score, ignore_ties=ignore_ties, average=None, **k)[0]
         assert got == pytest.approx(brute, rel=1e-14), metric

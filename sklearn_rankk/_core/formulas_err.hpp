@@ -59,12 +59,15 @@ RANKK_CLONES inline void err_weights(int64_t q, int64_t z, int64_t x0, int64_t w
         up[i] = (double)(blo + i + 1);
         dn[i] = (double)(z - blo - i);
     }
-    double *row = W + blo - x0;  // row j - 1 of the offsets blo..bhi
-    for (int64_t i = 0; i < nb; ++i) row[i] = P1[blo + i];
-    for (int64_t j = 1; j < q; ++j, row += w) {
-        const double cj = (double)(q - j) / (double)(j + 1), jd = (double)j;
-        double *next = row + w;
-        for (int64_t i = 0; i < nb; ++i) next[i] = row[i] * (cj * (up[i] - jd) / (dn[i] + jd));
+    if (nb > 0) {
+        double *row = W + blo - x0;  // row j - 1 of the offsets blo..bhi
+        for (int64_t i = 0; i < nb; ++i) row[i] = P1[blo + i];
+        for (int64_t j = 1; j < q; ++j, row += w) {
+            const double cj = (double)(q - j) / (double)(j + 1), jd = (double)j;
+            double *next = row + w;
+            for (int64_t i = 0; i < nb; ++i)
+                next[i] = row[i] * (cj * (up[i] - jd) / (dn[i] + jd));
+        }
     }
     for (int64_t x = x0; x < x1; ++x) {
         if (x >= blo && x < bhi) continue;  // (done above)
@@ -227,8 +230,10 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
             };
             // The weights of every offset, kept by (q, z) while few (the
             // groups of a row of few distinct scores repeat their shapes),
-            // else made ERR_CHUNK weights at a time.
-            if (q * n <= ERR_KEPT) {
+            // else, and for a group the cut-off reads in part (lim < n: a
+            // kept table would cost O(q n) for O(q lim) weights), made
+            // ERR_CHUNK weights at a time for the offsets read.
+            if (q * n <= ERR_KEPT && lim == n) {
                 sc.err_tab.trim();
                 const double *W = sc.err_tab.get({q, z}, (size_t)(q * n), [&](double *t) {
                     first(n - 1);
