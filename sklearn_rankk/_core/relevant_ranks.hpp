@@ -302,7 +302,7 @@ RowView relevant_rank_view(const S *s, int64_t m, const Rel &rel, double t, bool
         if (gains) {  // and the expected gain at each rank, as the driver's
             rr.gg[a] = (k & 1) ? kg[k >> 1] : 0.0;
             rr.gx[a] = (k & 1) ? kx[k >> 1] : 0.0;
-            rr.eg[a] = rr.gg[a] / rr.ng[a];
+            rr.eg[a] = (k & 1) ? rr.gg[a] / rr.ng[a] : 0.0;  // (a gap: +0 / n = +0)
         }
         if (grades) {  // a group's first grade (a gap's: 0, not relevant)
             rr.gfirst[a] = (k & 1) ? kfirst[k >> 1] : 0;
