@@ -185,6 +185,9 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
         for (; i > 0; i -= i & -i) c += tree[(size_t)i];
         return c;
     };
+    // A tie group's items per grade (zero between groups).
+    std::vector<int64_t> &in_group = w.in_group;
+    in_group.assign((size_t)G, 0);
     double inserted = 0.0;
     for (int64_t a = 0; a < n_o;) {
         int64_t b = a + 1;
@@ -193,18 +196,16 @@ bool pairwise_accuracy_t(const S *s, int64_t m, const Rel &rel, AucWork &w, doub
             while (b < n_o && items[(size_t)b].s == v) ++b;
         // An item above of a higher grade: in order.
         for (int64_t p = a; p < b; ++p) conc += inserted - upto((int64_t)g_of[(size_t)p] + 1);
-        // Pairs inside a tie group, of different grades: 1/2 each.
+        // Pairs inside a tie group, of different grades: 1/2 each. The
+        // pairs of one grade, counted as each item meets the earlier ones
+        // of its grade: the same whole number as the sum over the grades of
+        // c (c - 1) / 2, in any order.
         if (b - a > 1) {
-            std::sort(g_of.begin() + a, g_of.begin() + b);
-            double eq = 0.0;
-            for (int64_t p = a; p < b;) {
-                int64_t q = p + 1;
-                while (q < b && g_of[(size_t)q] == g_of[(size_t)p]) ++q;
-                eq += (double)(q - p) * (double)(q - p - 1) / 2.0;
-                p = q;
-            }
+            int64_t eq = 0;
+            for (int64_t p = a; p < b; ++p) eq += in_group[(size_t)g_of[(size_t)p]]++;
+            for (int64_t p = a; p < b; ++p) in_group[(size_t)g_of[(size_t)p]] = 0;
             const double nb = (double)(b - a);
-            conc += 0.5 * (nb * (nb - 1.0) / 2.0 - eq);
+            conc += 0.5 * (nb * (nb - 1.0) / 2.0 - (double)eq);
         }
         for (int64_t p = a; p < b; ++p) add((int64_t)g_of[(size_t)p]);
         inserted += (double)(b - a);

@@ -126,6 +126,7 @@ struct AucWork {
     KeyBuckets buckets;
     std::vector<PairItem> items;
     std::vector<double> grades, tree, prefix, g_of;
+    std::vector<int64_t> in_group;  // pairwise accuracy: a tie group's items per grade
     SparseCopy dense;  // a dense row's items not of grade 0 (dense_as_sparse)
     // partial AUC's items at the top of the row (pauc_top)
     std::vector<double> topv;
