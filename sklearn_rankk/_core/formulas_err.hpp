@@ -129,16 +129,15 @@ inline const double *err_ratios(std::vector<double> &kept, std::vector<double> &
         fill(buf.data(), j, top);
         return buf.data();
     }
-    const size_t at = 4 * (size_t)((j - 1) * (j + 2) / 2);
-    while (kept.size() <= at) {  // the next row, i
-        const size_t from = kept.size();
-        // rows 1..i - 1 hold 4 ((i - 1) (i + 2) / 2) ratios: solve for i
-        int64_t i = 1;
-        while (4 * (size_t)((i - 1) * (i + 2) / 2) < from) ++i;
-        kept.resize(from + 4 * (size_t)(i + 1));
-        fill(kept.data() + from, i, i);
-    }
-    return kept.data() + at;
+    // row i (x = 0..i) starts at 4 ((i - 1) (i + 2) / 2)
+    auto start = [](int64_t i) { return 4 * (size_t)((i - 1) * (i + 2) / 2); };
+    if (kept.size() <= start(j))  // the rows up to j not kept yet, in order
+        for (int64_t i = 1; i <= j; ++i) {
+            if (start(i) < kept.size()) continue;
+            kept.resize(start(i) + 4 * (size_t)(i + 1));
+            fill(kept.data() + start(i), i, i);
+        }
+    return kept.data() + start(j);
 }
 
 // survival_walk's mixing weights: kept per group shape up to ERR_KEPT
@@ -225,7 +224,7 @@ void survival_walk(const RowView &v, Scratch &sc, bool curve, int64_t c_end, dou
                     P1[x] = p1;
                     if (x < last)
                         p1 *= (double)(z - x) / (double)(x + 1) * (double)(x + 2) /
-                          (double)(n - x - 1);
+                              (double)(n - x - 1);
                 }
             };
             // The weights of every offset, kept by (q, z) while few (the
@@ -286,8 +285,7 @@ void err_value(const Request &r, const RowView &v, Scratch &sc, double row_top, 
     };
     auto place = [](double x, int64_t p) { return x / (double)(p + 1); };
     auto &whole = sc.whole;
-    if ((int64_t)whole.size() <= v.K)
-        for (int64_t i = (int64_t)whole.size(); i <= v.K; ++i) whole.push_back((double)i);
+    for (int64_t i = (int64_t)whole.size(); i <= v.K; ++i) whole.push_back((double)i);
     auto places = [&](const double *T, int64_t lim, double survive, int64_t a, double *t) {
         err_places(T, lim, survive, whole.data() + 1, whole.data() + a + 1, t);
     };
