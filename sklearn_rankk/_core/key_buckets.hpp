@@ -91,7 +91,7 @@ struct KeyBuckets {
     /* g[c]: the keys in cells >= c, so that cell c holds keys
      * [g[c + 1], g[c]) (keys descending, higher cells first); set only for
      * the cells with a key and the cells just above them (the others are
-     * not read: an item of a cell without a key is placed from key_cells). */
+     * not read: an item of a cell without a key is placed by rank_slot). */
     std::vector<int64_t> g;
     /* count_slots' work space: items per cell (two interleaved copies, so
      * that two neighbouring items of one cell do not wait on each other's
@@ -178,14 +178,6 @@ struct KeyBuckets {
         return in_keys<LATER>(g[(size_t)c + 1], g[(size_t)c], x, j);
     }
 
-    /* The keys in cells above c, a cell without a key: g of the lowest
-     * cell with a key above c (key_cells decreasing), 0 if none. */
-    int64_t above_cell(int64_t c) const {
-        const auto e = std::lower_bound(key_cells.begin(), key_cells.end(), (int32_t)c,
-                                        [](int32_t a, int32_t b) { return a > b; });
-        return e == key_cells.begin() ? 0 : g[(size_t)e[-1]];
-    }
-
     /* Slot of an item (x, j) whose cell holds the keys [i, e). */
     template <bool LATER>
     int64_t in_keys(int64_t i, int64_t e, double x, int64_t j) const {
@@ -270,8 +262,8 @@ struct KeyBuckets {
     /* Slot of an item (x, j), x not NaN, buckets in use. */
     template <bool LATER>
     int64_t inside(double x, int64_t j) const {
-        const int64_t c = cell(x);
-        return has_key[(size_t)c] ? in_cell<LATER>(c, x, j) : 2 * above_cell(c);
+        const int64_t c = cell(x);  // (a cell without a key: g is not set there)
+        return has_key[(size_t)c] ? in_cell<LATER>(c, x, j) : rank_slot<LATER>(key, kcol, D, x, j);
     }
 
     /* Slot of any item (x, j), x not NaN. */
