@@ -178,9 +178,11 @@ def _metric_function(metric):
         for name, p in signature.parameters.items()
         if p.kind is Parameter.KEYWORD_ONLY
     }
+    # (A keyword-only parameter without a default would need bind's error.)
+    fast = not any(v is Parameter.empty for v in defaults.values())
 
     def metric_function(*args, **kwargs):
-        if len(args) == 2 and all(name in defaults for name in kwargs):
+        if fast and len(args) == 2 and all(name in defaults for name in kwargs):
             arguments = {**defaults, **kwargs}
             return engine.score(metric, y_true=args[0], y_score=args[1], **arguments)
         try:

@@ -171,7 +171,7 @@ def compile_requests(requests, n_items, grades=None):
         rows.append(tuple([fields[name] for name in _kernel.REQUEST_FIELD_NAMES]))
         columns.append(slice(col, col + width))
         col += width
-    array = np.array(rows, dtype=_kernel.REQUEST_DTYPE).reshape(len(rows))
+    array = np.array(rows, dtype=_kernel.REQUEST_DTYPE)
     return Compiled(array, col, columns, tuple(held))
 
 
