@@ -46,6 +46,30 @@ def reference_top_k(scores, K, later_first):
     return np.take_along_axis(scores, cols, axis=1), cols, outside
 
 
+@pytest.mark.parametrize(
+    "name", ["dcg_at_k_score", "ndcg_at_k_score", "err_at_k_score"]
+)
+def test_a_row_gets_the_same_bits_whichever_selection_serves_it(name):
+    """The members of the tie group straddling the cut are summed in column
+    order whichever selection found them, so a row's value does not depend
+    on the path. Rows of 300 items at k=40 are sorted whole (40 * 8 >= 300);
+    the same rows with 200 unretrieved items (-inf, grade 0) appended go
+    through the candidate buffer. The values must be equal bit for bit
+    (grades with fractions: a different order of the gains' sum shows in
+    the last bits, as it did when the candidates' order was nth_element's)."""
+    rng = np.random.default_rng(0)
+    n, m = 200, 300
+    scores = np.round(rng.random((n, m)), 1)
+    y = rng.integers(0, 5, (n, m)) * (rng.random((n, m)) < 0.2) * rng.random((n, m))
+    padded_scores = np.hstack([scores, np.full((n, 200), -np.inf)])
+    padded_y = np.hstack([y, np.zeros((n, 200))])
+    kw = {"max_grade": None} if name == "err_at_k_score" else {}
+    fn = getattr(sklearn_rankk, name)
+    whole = fn(y, scores, k=40, average=None, **kw)
+    buffered = fn(padded_y, padded_scores, k=40, average=None, **kw)
+    np.testing.assert_array_equal(buffered, whole)
+
+
 @pytest.mark.parametrize("K", [1, 5, 64, 65, 100, 124, 125, 400, 1000])
 @pytest.mark.parametrize("later_first", [False, True])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -264,14 +288,20 @@ def test_segments_of_any_length_equal_their_own_rows():
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("ignore_ties", [False, True])
 @pytest.mark.parametrize("layout", ["dense", "float32", "csr", "segments"])
-def test_set_cutoffs_below_the_ordered_depth_at_scale(seed, ignore_ties, layout):
+@pytest.mark.parametrize("few_scores", [False, True])
+def test_set_cutoffs_below_the_ordered_depth_at_scale(
+    seed, ignore_ties, layout, few_scores
+):
     """The report's nine metrics at k=10 and set cut-offs at 25 to 60 in one
     pass, on rows of 1000 items (|R| about 30): the set cut-offs deeper than
     the ordered depth 10 (R-precision's |R|, precision@60, ...) come from
     the selection's candidates. Rows alternate between score levels (the
     threshold guessed from the previous row is then too high or too low),
     ties straddle every cut-off, some items are not retrieved; segments are
-    of skewed lengths (1 to 3000 items). Against the numpy engine."""
+    of skewed lengths (1 to 3000 items). With few_scores, W4's shape: one
+    decimal (tie groups of about 100; the K-th score is then often the
+    candidates' largest or smallest) and about 100 relevant items a row.
+    Against the numpy engine."""
     rng = np.random.default_rng(seed)
     n = 60
     lengths = [1000] * n
@@ -282,10 +312,12 @@ def test_set_cutoffs_below_the_ordered_depth_at_scale(seed, ignore_ties, layout)
     y = np.zeros((n, m), dtype=np.int64)
     for i, length in enumerate(lengths):
         level = rng.choice([0.0, 0.5, 2.0])
-        row = np.round(rng.random(length), 2 + i % 2) + level  # ties
+        decimals = 1 if few_scores else 2 + i % 2
+        row = np.round(rng.random(length), decimals) + level  # ties
         row[rng.random(length) < 0.05] = -np.inf
         scores[i, :length] = row
-        y[i, :length] = rng.integers(1, 4, length) * (rng.random(length) < 0.03)
+        share = 0.1 if few_scores else 0.03
+        y[i, :length] = rng.integers(1, 4, length) * (rng.random(length) < share)
     names = ["precision@10", "recall@10", "f1@10", "hit@10", "mrr@10", "map@10"]
     names += ["dcg@10", "ndcg@10", "r_precision", "precision@60", "hit@60"]
     names += ["recall@25", "f1@60", "relative_precision@40"]

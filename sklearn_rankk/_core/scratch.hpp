@@ -146,7 +146,7 @@ struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
     std::vector<int64_t> hj, tj, tied_out, group;
-    std::vector<std::pair<double, int64_t>> cand;
+    std::vector<std::pair<double, int64_t>> cand, rest;
     std::vector<double> prev;
     // the radix sort of a whole row: keys, columns, digit counts
     std::vector<uint64_t> rkey, rkey2;
