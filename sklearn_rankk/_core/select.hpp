@@ -194,15 +194,23 @@ RANKK_CLONES inline void count_above_equal(const double *x, int64_t n, double v,
     equal = e;
 }
 
-// The smallest and the largest of x[0..n) (n >= 1, no NaN).
+// The smallest and the largest of x[0..n) (n >= 1, no NaN), in four chains
+// each: GCC does not vectorise a floating-point min/max reduction (the
+// sign of a zero does not matter here: the result is only compared).
 RANKK_CLONES inline void min_max(const double *x, int64_t n, double &lo, double &hi) {
-    double a = x[0], b = x[0];
-    for (int64_t i = 1; i < n; ++i) {
-        a = x[i] < a ? x[i] : a;
-        b = x[i] > b ? x[i] : b;
+    double a[4] = {x[0], x[0], x[0], x[0]}, b[4] = {x[0], x[0], x[0], x[0]};
+    int64_t i = 1;
+    for (; i + 4 <= n; i += 4)
+        for (int l = 0; l < 4; ++l) {
+            a[l] = x[i + l] < a[l] ? x[i + l] : a[l];
+            b[l] = x[i + l] > b[l] ? x[i + l] : b[l];
+        }
+    for (; i < n; ++i) {
+        a[0] = x[i] < a[0] ? x[i] : a[0];
+        b[0] = x[i] > b[0] ? x[i] : b[0];
     }
-    lo = a;
-    hi = b;
+    lo = std::min(std::min(a[0], a[1]), std::min(a[2], a[3]));
+    hi = std::max(std::max(b[0], b[1]), std::max(b[2], b[3]));
 }
 
 // How many of x[0..n) equal u, and v.
@@ -306,6 +314,9 @@ void order_top(Cand *c, int64_t K, int64_t D, const Cmp &better) {
     }
     const double at_d = D > 0 ? c[D - 1].first : INFINITY;
     auto *mid = std::partition(c + D, c + K, [at_d](const Cand &x) { return x.first == at_d; });
+    // The group straddling D in rank order beyond D too (by column): its
+    // gains are summed in that order, whichever path selected it.
+    std::sort(c + D, mid, better);
     std::partition(mid, c + K, [last](const Cand &x) { return x.first != last; });
 }
 
@@ -415,7 +426,8 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
  * tie group's members beyond the cut) and, when `listed` is set, their
  * columns are in sc.tied_out, in column order (whichever way they were
  * found: a group's gains are summed in that order, so that a row's value
- * does not depend on the path that served it).
+ * does not depend on the path that served it; order_top does the same for
+ * the group straddling D).
  *
  * Method: every item reaching a threshold is appended to a candidate buffer
  * (a SIMD mask finds them; most 32-item chunks hold none), and the buffer is
