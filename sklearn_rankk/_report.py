@@ -512,11 +512,11 @@ n_intents), default=None
         "tn_weight": tn_weight,
         "propensity": propensity,
     }
+    applicable = {p for m in metrics for p in _metric_of(m).param_names}
     wanted = {
         name: value
         for name, value in given.items()
-        if any(name in _metric_of(m).param_names for m in metrics)
-        or not engine.is_default_param(name, value)
+        if name in applicable or not engine.is_default_param(name, value)
     }
     names = _names(metrics, ks)
     if metrics[0] not in INTENT_AWARE and getattr(y_true, "ndim", None) == 3:

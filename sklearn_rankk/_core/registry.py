@@ -17,6 +17,7 @@ kernel (a ``formulas_*.hpp`` header and a case of ``process_row`` in
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -490,8 +491,10 @@ class Metric:
             self.row_cut, "all items"
         )
 
-    @property
+    @functools.cached_property
     def param_names(self):
+        # (kept in the instance's __dict__, as cached_property writes it:
+        # read for every metric parameter of every report)
         return tuple(p.name for p in self.params)
 
     def scorer_name(self, k):

@@ -170,7 +170,10 @@ def make_request(
             allow_none=metric.allow_k_none or curve,
             metric=caller or metric.function_name,
             name="k_max" if curve else "k",
-            none_ok_for=[m.name for m in METRICS.values() if m.allow_k_none],
+            # (the message's list, only where k=None may be refused)
+            none_ok_for=[m.name for m in METRICS.values() if m.allow_k_none]
+            if k is None
+            else (),
         )
     elif k is not None:
         raise TypeError(
