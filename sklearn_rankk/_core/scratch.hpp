@@ -145,8 +145,9 @@ struct DcgWork {
 struct Scratch {
     // selection: streaming buffers, candidates, the next row's threshold
     std::vector<double> hv, tv;
-    std::vector<int64_t> hj, tj, tied_out, group;
+    std::vector<int64_t> hj, tj, tied_out, group, cidx;
     std::vector<std::pair<double, int64_t>> cand, rest;
+    std::vector<uint8_t> cand_rel;  // set_cut: whether each candidate is relevant
     std::vector<double> prev;
     // the radix sort of a whole row: keys, columns, digit counts
     std::vector<uint64_t> rkey, rkey2;

@@ -226,21 +226,32 @@ RANKK_CLONES inline void count_equal2(const double *x, int64_t n, double u, doub
 }
 
 /* Whether the k-th largest of x[0..n) (1 <= k <= n, no NaN) is its largest
- * or its smallest value, and that value (at). Rows of few distinct scores
- * (W4) often have it there: two vectorised passes instead of a selection. */
-inline bool kth_at_an_end(const double *x, int64_t n, int64_t k, double &at) {
+ * or its smallest value, and that value (at), with the items above it and
+ * those equal to it. Rows of few distinct scores (W4) often have it there:
+ * two vectorised passes instead of a selection. */
+inline bool kth_at_an_end(const double *x, int64_t n, int64_t k, double &at, int64_t &above,
+                          int64_t &tied) {
     double lo, hi;
     int64_t at_hi, at_lo;
     min_max(x, n, lo, hi);
     count_equal2(x, n, hi, lo, at_hi, at_lo);
-    at = at_hi >= k ? hi : lo;
-    return at_hi >= k || at_lo > n - k;  // (fewer than k above lo)
+    if (at_hi >= k) {  // (hi == lo: every item, at_hi = n)
+        at = hi;
+        above = 0;
+        tied = at_hi;
+        return true;
+    }
+    at = lo;
+    above = n - at_lo;
+    tied = at_lo;
+    return at_lo > n - k;  // (fewer than k above lo)
 }
 
 // The k-th largest of x (1 <= k <= x.size(), no NaN), reordering x.
 inline double kth_largest(std::vector<double> &x, int64_t k) {
     double at;
-    if (kth_at_an_end(x.data(), (int64_t)x.size(), k, at)) return at;
+    int64_t above, tied;
+    if (kth_at_an_end(x.data(), (int64_t)x.size(), k, at, above, tied)) return at;
     std::nth_element(x.begin(), x.begin() + (k - 1), x.end(), std::greater<double>());
     return x[k - 1];
 }
@@ -393,9 +404,8 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
                          std::vector<std::pair<double, int64_t>> &rest) {
     const int64_t n = (int64_t)cand.size();
     double at;
-    if (!kth_at_an_end(scores.data(), n, K, at)) return false;
     int64_t above, tied;
-    count_above_equal(scores.data(), n, at, above, tied);
+    if (!kth_at_an_end(scores.data(), n, K, at, above, tied)) return false;
     // Of the `tied` items at the K-th score (in column order), those from
     // the first to the (K - above)-th are kept, or with LATER the last
     // K - above: tied ranks [lo, hi). Branch-free: each item is written to
@@ -403,18 +413,21 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
     const int64_t lo = LATER ? tied - (K - above) : 0, hi = lo + (K - above);
     rest.resize((size_t)n);
     int64_t p = 0, q = 0, eq = 0;
+    std::pair<double, int64_t> *cd = cand.data(), *rd = rest.data();  // (in registers)
     for (int64_t c = 0; c < n; ++c) {
-        const std::pair<double, int64_t> x = cand[c];
+        const std::pair<double, int64_t> x = cd[c];
         const int64_t is_eq = x.first == at;
         const int64_t keep =
             (int64_t)(x.first > at) | (is_eq & (int64_t)(eq >= lo) & (int64_t)(eq < hi));
         eq += is_eq;
-        cand[p] = x;  // p <= c: nothing unread is overwritten
-        rest[q] = x;
+        cd[p] = x;  // p <= c: nothing unread is overwritten
+        rd[q] = x;
         p += keep;
         q += 1 - keep;
     }
-    std::copy(rest.begin(), rest.begin() + q, cand.begin() + p);
+    // (pairs of a double and an integer: copied as bytes, where std::copy
+    // went element by element through pair's assignment)
+    std::memcpy(static_cast<void *>(cd + p), rd, (size_t)q * sizeof(*rd));
     return true;
 }
 
@@ -467,22 +480,51 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         size_t cap = (size_t)std::max<int64_t>(128, 3 * keep);
         uint64_t nanbits = 0;
         bool in_column_order = true;  // cand: appended by column, none cut
+        /* The chunks' hits are listed by column in ix, then appended to cand
+         * at once (flush): an append per hit, with its capacity check and the
+         * call it compiled to, cost about a fifth of this function on W4
+         * (about 150 candidates a row). The same candidates, in the same
+         * order, compacted at the same points. */
+        auto &idx = sc.cidx;
+        if (idx.size() < cap + 32) idx.resize(cap + 32);
+        int64_t *ix = idx.data();
+        size_t n_idx = 0;
+        auto flush = [&]() {  // NaN: flagged, never a candidate
+            const size_t base = cand.size();
+            cand.resize(base + n_idx);
+            std::pair<double, int64_t> *cd = cand.data() + base;
+            size_t w = 0;
+            for (size_t q = 0; q < n_idx; ++q) {
+                const int64_t i = ix[q];
+                const double v = (double)s[i];
+                cd[w] = {v, i};
+                w += v == v;
+                nanbits |= v != v;
+            }
+            cand.resize(base + w);
+            n_idx = 0;
+        };
         int64_t j = 0;
         for (; j + 32 <= m; j += 32) {
             uint64_t mask = reach32(s + j, t);
             while (mask) {
-                int64_t i = j + rankk_ctz64(mask);
+                ix[n_idx++] = j + rankk_ctz64(mask);
                 mask &= mask - 1;
-                const double v = (double)s[i];
-                if (v != v) nanbits = 1;
-                else cand.emplace_back(v, i);
             }
-            if (cand.size() >= cap) {
-                t = compact<LATER>(cand, keep);
-                in_column_order = false;
-                if (cand.size() * 2 >= cap) cap *= 2;  // ties: keep room
+            if (cand.size() + n_idx >= cap) {
+                flush();  // (ix then holds at most cap + 32 hits: NaN ones too)
+                if (cand.size() >= cap) {
+                    t = compact<LATER>(cand, keep);
+                    in_column_order = false;
+                    if (cand.size() * 2 >= cap) {  // ties: keep room
+                        cap *= 2;
+                        if (idx.size() < cap + 32) idx.resize(cap + 32);
+                        ix = idx.data();
+                    }
+                }
             }
         }
+        flush();
         for (; j < m; ++j) {
             double v = (double)s[j];
             if (v != v) nanbits = 1;
@@ -514,7 +556,11 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         }
         // Remember this row's best scores: they set the next row's threshold.
         sc.prev.resize(cand.size());
-        for (size_t c = 0; c < cand.size(); ++c) sc.prev[c] = cand[c].first;
+        {
+            double *pv = sc.prev.data();
+            const std::pair<double, int64_t> *cd = cand.data();
+            for (size_t c = 0, e = cand.size(); c < e; ++c) pv[c] = cd[c].first;
+        }
         if ((int64_t)cand.size() < K) {  // the guess was too high
             sc.prev.clear();
             listed = false;
@@ -529,10 +575,22 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             oj[p] = cand[p].second;
         }
         if (LATER) return 0;
-        for (size_t c = K; c < cand.size(); ++c)
-            if (cand[c].first == ov[K - 1]) sc.tied_out.push_back(cand[c].second);
-        if (!by_column) std::sort(sc.tied_out.begin(), sc.tied_out.end());
-        return (int64_t)sc.tied_out.size();
+        // The candidates tied with the K-th, branch-free: W4's are two tie
+        // groups interleaved by column, which a branch mispredicts at about
+        // every other item.
+        auto &tied = sc.tied_out;
+        const double kth = ov[K - 1];
+        tied.resize(cand.size() - (size_t)K);
+        size_t n_tied = 0;
+        const std::pair<double, int64_t> *cd = cand.data();
+        int64_t *td = tied.data();
+        for (size_t c = K, e = cand.size(); c < e; ++c) {
+            td[n_tied] = cd[c].second;
+            n_tied += cd[c].first == kth;
+        }
+        tied.resize(n_tied);
+        if (!by_column) std::sort(tied.begin(), tied.end());
+        return (int64_t)n_tied;
     }
     // Every rank read in order (D >= K) on a long row: a radix sort of the
     // whole row, of which the first K are kept.
@@ -601,18 +659,28 @@ bool has_nan(const S *s, int64_t m) {
 template <bool LATER, class Rel>
 void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> &scores,
              int64_t c, const Rel &rel, double t, std::vector<int64_t> &work,
-             double &cum, double &survive) {
+             std::vector<uint8_t> &is_rel, double &cum, double &survive) {
     const int64_t n = (int64_t)cand.size();
     // r_in: relevant items whose group is within the cut; the straddling
     // group: n_g items, r_g relevant, in_group of its ranks within the cut.
     int64_t r_in = 0, n_g = 0, r_g = 0, in_group = 0;
     work.clear();
     work.resize((size_t)n);
+    is_rel.resize((size_t)n);
     int64_t n_relevant = 0;  // the relevant candidates' positions
-    for (int64_t i = 0; i < n; ++i) {
-        work[n_relevant] = i;
-        const int64_t relevant = rel.grade(cand[i].second) > t;
-        n_relevant += relevant & (int64_t)(cand[i].first > -INFINITY);
+    {
+        // Raw pointers and a copy of rel: held in registers, where the
+        // vectors' and rel's own would be read again after every store.
+        const Rel r = rel;
+        const std::pair<double, int64_t> *cd = cand.data();
+        int64_t *wk = work.data();
+        uint8_t *ir = is_rel.data();
+        for (int64_t i = 0; i < n; ++i) {
+            wk[n_relevant] = i;
+            const uint8_t relevant = r.grade(cd[i].second) > t;  // (read once)
+            ir[i] = relevant;
+            n_relevant += relevant & (int64_t)(cd[i].first > -INFINITY);
+        }
     }
     if (n_relevant <= 8) {
         for (int64_t q = 0; q < n_relevant; ++q) {
@@ -640,19 +708,16 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> 
     } else {
         // The c-th score of the candidates (scores: theirs, in any order).
         const double at = kth_largest(scores, c);
+        // Branch-free: W4's candidates are two tie groups interleaved by
+        // column, which branches on the score mispredict.
         int64_t above = 0, r_above = 0, r_at = 0, n_at = 0;
         for (int64_t i = 0; i < n; ++i) {
             const double v = cand[i].first;
-            if (v >= at) {
-                const int64_t r = rel.grade(cand[i].second) > t;
-                if (v > at) {
-                    ++above;
-                    r_above += r;
-                } else {
-                    ++n_at;
-                    r_at += r;
-                }
-            }
+            const int64_t r = is_rel[i], gt = v > at, eq = v == at;
+            above += gt;
+            r_above += r & gt;
+            n_at += eq;
+            r_at += r & eq;
         }
         r_in = r_above;
         if (at == -INFINITY) {  // not retrieved: at no rank
