@@ -479,12 +479,15 @@ def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["i1", "u1", "i8", "u8", "f4", "f8"])
-@pytest.mark.parametrize("levels", [2, 5, 60])
+@pytest.mark.parametrize("levels", [2, 5, 6, 60])
 def test_ideal_ranking_of_few_and_many_grades(dtype, levels):
     """The ideal DCG reads the largest grades level by level, then gathers the
-    rest when a row has many distinct grades; binary relevance has a shortcut.
-    Every path, against the numpy engine, at cut-offs within and beyond the
-    top grade's count."""
+    rest when a row has many distinct grades; binary relevance has a shortcut;
+    integer grades within four levels of the threshold come from the counts
+    of the grade pass (levels 5 and 6 put the top grade at the fourth level
+    above the threshold and past it, for thresholds 0, 1 and 2.5). Every
+    path, against the numpy engine, at cut-offs within and beyond the top
+    grade's count."""
     rng = np.random.default_rng(levels)
     n, m = 30, 300
     y = np.where(rng.random((n, m)) < 0.3, rng.integers(0, levels, size=(n, m)), 0)
@@ -494,7 +497,7 @@ def test_ideal_ranking_of_few_and_many_grades(dtype, levels):
     y = y.astype(dtype)
     scores = rng.random((n, m))
     for k, threshold, gain in itertools.product(
-        (1, 3, 10, 60), (0, 2.5, -1), ("linear", "exponential")
+        (1, 3, 10, 60), (0, 1, 2.5, -1), ("linear", "exponential")
     ):
         expected, empty = reference_values(
             "ndcg",

@@ -146,6 +146,37 @@ RANKK_CLONES int64_t count_above_max(const R *y, int64_t m, R it, R &top) {
     return c;
 }
 
+/* count_above_max, and the items above it + 1 .. it + IDEAL_LEVELS - 1 too
+ * (above[0..IDEAL_LEVELS), above[0] the items above it), in the same read:
+ * where every relevant grade lies within IDEAL_LEVELS - 1 levels of the
+ * threshold (grades 1-4: W3, W4), the counts per grade give the ideal
+ * ranking without reading the row again (Aligned::ideal). The extra
+ * comparisons run while the row streams in from memory. it + IDEAL_LEVELS
+ * - 1 must not overflow R. */
+constexpr int IDEAL_LEVELS = 5;
+template <class R>
+RANKK_CLONES void count_levels_max(const R *y, int64_t m, R it, R &top, int64_t *above) {
+    int64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+    const R t1 = (R)(it + 1), t2 = (R)(it + 2), t3 = (R)(it + 3), t4 = (R)(it + 4);
+    R mx = y[0];
+    for (int64_t j = 0; j < m; ++j) {
+        const R v = y[j];
+        c0 += v > it;
+        c1 += v > t1;
+        c2 += v > t2;
+        c3 += v > t3;
+        c4 += v > t4;
+        mx = v > mx ? v : mx;
+    }
+    top = mx;
+    above[0] = c0;
+    above[1] = c1;
+    above[2] = c2;
+    above[3] = c3;
+    above[4] = c4;
+}
+static_assert(IDEAL_LEVELS == 5, "count_levels_max counts five levels");
+
 template <class R>
 RANKK_CLONES R max_of(const R *y, int64_t m) {
     R mx = y[0];
@@ -198,6 +229,10 @@ struct Aligned {
     bool want_top = false;      // the ideal ranking will be read: find the top
     mutable bool has_top = false;  // grade in the counting pass
     mutable R top{};
+    // With has_levels, the items above it + d (d < IDEAL_LEVELS), counted
+    // in the same pass (count_levels_max).
+    mutable bool has_levels = false;
+    mutable int64_t above[IDEAL_LEVELS] = {};
 
     int64_t count(uint8_t &flags) const {
         int64_t c = 0;
@@ -217,7 +252,13 @@ struct Aligned {
             }
         } else {
             if (T.mode == CMP_INT) {
-                if (want_top && m > 0) {
+                has_levels = false;
+                if (want_top && m > 0 &&
+                    T.it <= std::numeric_limits<R>::max() - (R)(IDEAL_LEVELS - 1)) {
+                    count_levels_max(y, m, T.it, top, above);
+                    c = above[0];
+                    has_top = has_levels = true;
+                } else if (want_top && m > 0) {
                     c = count_above_max(y, m, T.it, top);
                     has_top = true;
                 } else {
@@ -251,6 +292,16 @@ struct Aligned {
             // relevance): every relevant item has it.
             if (has_top && T.mode == CMP_INT && top == T.it + 1) {
                 out.assign((size_t)want, (double)top);
+                return;
+            }
+            // Every relevant grade within the levels counted: grade by grade
+            // from the top, as the passes below would find them.
+            if (has_levels && T.mode == CMP_INT && above[IDEAL_LEVELS - 1] == 0) {
+                for (int d = IDEAL_LEVELS - 2; d >= 0 && (int64_t)out.size() < want; --d) {
+                    const int64_t n = above[d] - above[d + 1];  // grade it + d + 1
+                    out.insert(out.end(), (size_t)std::min(n, want - (int64_t)out.size()),
+                               (double)(R)(T.it + d + 1));
+                }
                 return;
             }
         }
