@@ -691,8 +691,10 @@ void evaluate_aligned(const S *scores, const R *y, const int64_t *offsets, int64
                      len = m;
                  }
                  Aligned<R> rel{yr, len, &th, plan.want_ideal != 0};
+                 rel.levels = sc.grade_levels;
                  process_row(s, len, rel, plan, sc, out + r * plan.out_stride,
                              empty + r * plan.n_req, flags[r]);
+                 sc.grade_levels = rel.levels_would_serve();
              });
 }
 

@@ -148,6 +148,9 @@ struct Scratch {
     std::vector<int64_t> hj, tj, tied_out, group, cidx;
     std::vector<std::pair<double, int64_t>> cand, rest;
     std::vector<uint8_t> cand_rel;  // set_cut: whether each candidate is relevant
+    // Dense integer grades: whether the last row's ideal ranking could have
+    // come from the grade pass's level counts (Aligned::levels)
+    bool grade_levels = true;
     std::vector<double> prev;
     // the radix sort of a whole row: keys, columns, digit counts
     std::vector<uint64_t> rkey, rkey2;
