@@ -433,7 +433,9 @@ INTEGER_DTYPES = ["u1", "i1", "i2", "u2", "i4", "u4", "i8", "u8"]
 def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
     """Integer grades are compared with floor(threshold) in their own type;
     thresholds below, inside and beyond the type's range all count as the
-    float comparison y > threshold does."""
+    float comparison y > threshold does. nDCG's grade pass also counts the
+    levels up to threshold + 4, which must not overflow the type (thresholds
+    3 and 5 below its largest value)."""
     info = np.iinfo(dtype)
     rng = np.random.default_rng(0)
     values = np.array(
@@ -449,12 +451,16 @@ def test_integer_grades_against_thresholds_at_the_type_limits(dtype):
         0.0,
         0.5,
         2.7,
+        float(info.max) - 4.5,
+        float(info.max) - 2.5,
         float(info.max) - 0.5,
         float(info.max),
         float(info.max) + 1.0,
     ]
     for threshold in thresholds:
-        for metric in ("precision", "recall", "r_precision", "map"):
+        for metric in ("precision", "recall", "r_precision", "map", "ndcg"):
+            if metric == "ndcg" and threshold < 0:
+                continue  # (relevant negative grades: gain 0 here, not in the engine)
             k = {} if metric == "r_precision" else {"k": 4}
             expected, _ = reference_values(
                 metric,

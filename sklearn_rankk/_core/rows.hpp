@@ -345,12 +345,14 @@ struct Aligned {
     inline double grade(int64_t j) const { return (double)y[j]; }
 
     // Whether the level counts would have given this row's ideal ranking
-    // (integer grades, more than one relevant grade, all within the counted
-    // levels): the next row's `levels`.
+    // (integer grades, a top grade above the least relevant one and within
+    // the counted levels): the next row's `levels`. (The guard first, as in
+    // count: it + 4 must not overflow R.)
     bool levels_would_serve() const {
         if constexpr (std::is_integral<R>::value) {
-            return has_top && th->mode == CMP_INT && top > th->it + 1 &&
-                   top <= th->it + (R)(IDEAL_LEVELS - 1);
+            return has_top && th->mode == CMP_INT &&
+                   th->it <= std::numeric_limits<R>::max() - (R)(IDEAL_LEVELS - 1) &&
+                   top > th->it + 1 && top <= th->it + (R)(IDEAL_LEVELS - 1);
         }
         return false;
     }

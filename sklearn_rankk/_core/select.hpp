@@ -425,9 +425,7 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
         p += keep;
         q += 1 - keep;
     }
-    // (pairs of a double and an integer: copied as bytes, where std::copy
-    // went element by element through pair's assignment)
-    std::memcpy(static_cast<void *>(cd + p), rd, (size_t)q * sizeof(*rd));
+    for (int64_t i = 0; i < q; ++i) cd[p + i] = rd[i];  // (raw pointers: no re-reads)
     return true;
 }
 
