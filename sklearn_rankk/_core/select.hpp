@@ -411,7 +411,7 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
     // K - above: tied ranks [lo, hi). Branch-free: each item is written to
     // both places, and one of the two ends moves.
     const int64_t lo = LATER ? tied - (K - above) : 0, hi = lo + (K - above);
-    rest.resize((size_t)n);
+    if ((int64_t)rest.size() < n) rest.resize((size_t)n);  // (grown only: no zeroing a row)
     int64_t p = 0, q = 0, eq = 0;
     std::pair<double, int64_t> *cd = cand.data(), *rd = rest.data();  // (in registers)
     for (int64_t c = 0; c < n; ++c) {
@@ -662,9 +662,9 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> 
     // r_in: relevant items whose group is within the cut; the straddling
     // group: n_g items, r_g relevant, in_group of its ranks within the cut.
     int64_t r_in = 0, n_g = 0, r_g = 0, in_group = 0;
-    work.clear();
-    work.resize((size_t)n);
-    is_rel.resize((size_t)n);
+    // (Grown only: a resize after a clear would zero n entries a row.)
+    if ((int64_t)work.size() < n) work.resize((size_t)n);
+    if ((int64_t)is_rel.size() < n) is_rel.resize((size_t)n);
     int64_t n_relevant = 0;  // the relevant candidates' positions
     {
         // Raw pointers and a copy of rel: held in registers, where the
@@ -707,30 +707,43 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> 
         // The c-th score of the candidates (scores: theirs, in any order).
         const double at = kth_largest(scores, c);
         // Branch-free: W4's candidates are two tie groups interleaved by
-        // column, which branches on the score mispredict.
+        // column, which branches on the score mispredict. With LATER, the
+        // items at the c-th score are listed too (their positions in cand).
         int64_t above = 0, r_above = 0, r_at = 0, n_at = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const double v = cand[i].first;
-            const int64_t r = is_rel[i], gt = v > at, eq = v == at;
-            above += gt;
-            r_above += r & gt;
-            n_at += eq;
-            r_at += r & eq;
+        {
+            const std::pair<double, int64_t> *cd = cand.data();
+            const uint8_t *ir = is_rel.data();
+            int64_t *wk = work.data();
+            for (int64_t i = 0; i < n; ++i) {
+                const double v = cd[i].first;
+                const int64_t r = ir[i], gt = v > at, eq = v == at;
+                if (LATER) wk[n_at] = i;
+                above += gt;
+                r_above += r & gt;
+                n_at += eq;
+                r_at += r & eq;
+            }
         }
         r_in = r_above;
         if (at == -INFINITY) {  // not retrieved: at no rank
         } else if (LATER) {  // the group's later columns first
             const int64_t want = c - above;
+            // The items at the c-th score (listed above), of which the
+            // `want` of the latest columns are within the cut: the last
+            // `want` when listed by column, as the column-ordered rest
+            // leaves them; else selected.
+            int64_t *wk = work.data();
+            bool ascending = want < n_at;
+            for (int64_t q = 1; ascending && q < n_at; ++q)
+                ascending = cand[wk[q]].second > cand[wk[q - 1]].second;
             if (want == n_at) {
                 r_in += r_at;
+            } else if (ascending) {
+                for (int64_t q = n_at - want; q < n_at; ++q) r_in += is_rel[wk[q]];
             } else {
-                std::vector<int64_t> &cols = work;
-                cols.clear();
-                for (const auto &x : cand)
-                    if (x.first == at) cols.push_back(x.second);
-                std::nth_element(cols.begin(), cols.begin() + (want - 1), cols.end(),
-                                 std::greater<int64_t>());
-                for (int64_t i = 0; i < want; ++i) r_in += rel.grade(cols[i]) > t;
+                for (int64_t q = 0; q < n_at; ++q) wk[q] = cand[wk[q]].second;  // their columns
+                std::nth_element(wk, wk + (want - 1), wk + n_at, std::greater<int64_t>());
+                for (int64_t q = 0; q < want; ++q) r_in += rel.grade(wk[q]) > t;
             }
         } else if (above + n_at == c) {
             r_in += r_at;
