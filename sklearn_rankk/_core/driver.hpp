@@ -401,11 +401,9 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         }
         if (c != deep_c) {
             if (exact)
-                set_cut<false>(sc.cand, sc.prev, c, rel, t, sc.group, sc.cand_rel, deep_cum,
-                               deep_survive);
+                set_cut<false>(sc, c, rel, t, deep_cum, deep_survive);
             else
-                set_cut<true>(sc.cand, sc.prev, c, rel, t, sc.group, sc.cand_rel, deep_cum,
-                               deep_survive);
+                set_cut<true>(sc, c, rel, t, deep_cum, deep_survive);
             deep_c = c;
         }
         cum = deep_cum;

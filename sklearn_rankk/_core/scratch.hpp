@@ -151,7 +151,13 @@ struct Scratch {
     // Dense integer grades: whether the last row's ideal ranking could have
     // come from the grade pass's level counts (Aligned::levels)
     bool grade_levels = true;
+    // The candidates' scores (any order: selections reorder them), which
+    // set the next row's threshold, and their smallest and largest values
+    // with the items at each (see prev_ends), once computed after a fill.
     std::vector<double> prev;
+    double prev_lo = 0.0, prev_hi = 0.0;
+    int64_t prev_at_lo = 0, prev_at_hi = 0;
+    bool prev_ends_set = false;
     // the radix sort of a whole row: keys, columns, digit counts
     std::vector<uint64_t> rkey, rkey2;
     std::vector<int64_t> rcol, rcol2, rcount;

@@ -225,33 +225,38 @@ RANKK_CLONES inline void count_equal2(const double *x, int64_t n, double u, doub
     ev = b;
 }
 
-/* Whether the k-th largest of x[0..n) (1 <= k <= n, no NaN) is its largest
- * or its smallest value, and that value (at), with the items above it and
- * those equal to it. Rows of few distinct scores (W4) often have it there:
- * two vectorised passes instead of a selection. */
-inline bool kth_at_an_end(const double *x, int64_t n, int64_t k, double &at, int64_t &above,
-                          int64_t &tied) {
-    double lo, hi;
-    int64_t at_hi, at_lo;
-    min_max(x, n, lo, hi);
-    count_equal2(x, n, hi, lo, at_hi, at_lo);
-    if (at_hi >= k) {  // (hi == lo: every item, at_hi = n)
-        at = hi;
+/* Whether the k-th largest of sc.prev (1 <= k <= its size, no NaN) is its
+ * largest or its smallest value, and that value (at), with the items above
+ * it and those equal to it. Rows of few distinct scores (W4) often have it
+ * there. The two ends and their counts (two vectorised passes) depend on
+ * the scores only, not their order: computed once after each fill of
+ * sc.prev, they serve its three questions of a row (the top K, a set
+ * cut-off, the next row's threshold). */
+inline bool kth_at_an_end(Scratch &sc, int64_t k, double &at, int64_t &above, int64_t &tied) {
+    const int64_t n = (int64_t)sc.prev.size();
+    if (!sc.prev_ends_set) {
+        min_max(sc.prev.data(), n, sc.prev_lo, sc.prev_hi);
+        count_equal2(sc.prev.data(), n, sc.prev_hi, sc.prev_lo, sc.prev_at_hi, sc.prev_at_lo);
+        sc.prev_ends_set = true;
+    }
+    if (sc.prev_at_hi >= k) {  // (hi == lo: every item, at_hi = n)
+        at = sc.prev_hi;
         above = 0;
-        tied = at_hi;
+        tied = sc.prev_at_hi;
         return true;
     }
-    at = lo;
-    above = n - at_lo;
-    tied = at_lo;
-    return at_lo > n - k;  // (fewer than k above lo)
+    at = sc.prev_lo;
+    above = n - sc.prev_at_lo;
+    tied = sc.prev_at_lo;
+    return sc.prev_at_lo > n - k;  // (fewer than k above lo)
 }
 
-// The k-th largest of x (1 <= k <= x.size(), no NaN), reordering x.
-inline double kth_largest(std::vector<double> &x, int64_t k) {
+// The k-th largest of sc.prev (1 <= k <= its size, no NaN), reordering it.
+inline double kth_largest(Scratch &sc, int64_t k) {
     double at;
     int64_t above, tied;
-    if (kth_at_an_end(x.data(), (int64_t)x.size(), k, at, above, tied)) return at;
+    if (kth_at_an_end(sc, k, at, above, tied)) return at;
+    std::vector<double> &x = sc.prev;
     std::nth_element(x.begin(), x.begin() + (k - 1), x.end(), std::greater<double>());
     return x[k - 1];
 }
@@ -269,7 +274,7 @@ inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
 inline double next_guess(Scratch &sc, int64_t want, int64_t need) {
     auto &prev = sc.prev;
-    if ((int64_t)prev.size() >= want) return kth_largest(prev, want);
+    if ((int64_t)prev.size() >= want) return kth_largest(sc, want);
     if ((int64_t)prev.size() >= need) return *std::min_element(prev.begin(), prev.end());
     return -INFINITY;
 }
@@ -394,18 +399,18 @@ void radix_rank(const S *s, int64_t m, Scratch &sc, bool &nan) {
  * (kth_at_an_end; else returns false and moves nothing): the same K items
  * that nth_element with Better puts there (every item above the K-th
  * score, and of the items at it the lowest columns, or with LATER the
- * highest), in one pass. `scores`: cand's scores, in any order. On W4
+ * highest), in one pass. sc.prev: cand's scores, in any order. On W4
  * (eleven distinct scores a row) this and kth_largest took R-precision
  * from 56 to 46 ms and the report from 75 to 65 ms (10,000 rows, the
  * fastest of 60 runs each, the two builds alternated). */
 template <bool LATER>
 bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t K,
-                         const std::vector<double> &scores,
-                         std::vector<std::pair<double, int64_t>> &rest) {
+                         Scratch &sc) {
     const int64_t n = (int64_t)cand.size();
     double at;
     int64_t above, tied;
-    if (!kth_at_an_end(scores.data(), n, K, at, above, tied)) return false;
+    if (!kth_at_an_end(sc, K, at, above, tied)) return false;
+    std::vector<std::pair<double, int64_t>> &rest = sc.rest;
     // Of the `tied` items at the K-th score (in column order), those from
     // the first to the (K - above)-th are kept, or with LATER the last
     // K - above: tied ranks [lo, hi). Branch-free: each item is written to
@@ -554,18 +559,19 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         }
         // Remember this row's best scores: they set the next row's threshold.
         sc.prev.resize(cand.size());
+        sc.prev_ends_set = false;
         {
             double *pv = sc.prev.data();
             const std::pair<double, int64_t> *cd = cand.data();
             for (size_t c = 0, e = cand.size(); c < e; ++c) pv[c] = cd[c].first;
         }
         if ((int64_t)cand.size() < K) {  // the guess was too high
-            sc.prev.clear();
+            sc.prev.clear();  // (prev_ends_set: false since the fill)
             listed = false;
             return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
         }
         const bool by_column =
-            in_column_order && top_in_column_order<LATER>(cand, K, sc.prev, sc.rest);
+            in_column_order && top_in_column_order<LATER>(cand, K, sc);
         if (!by_column) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
         order_top(cand.data(), K, D, better);
         for (int64_t p = 0; p < K; ++p) {
@@ -637,10 +643,9 @@ bool has_nan(const S *s, int64_t m) {
 }
 
 /* A set cut-off c deeper than the ranks select_top put in order, from its
- * candidates (every item whose score reaches their lowest, at least c of
- * them; `scores` their scores, in any order, which it reorders): the
- * expected relevant items in the first c
- * ranks (cum) and the probability that none of them is relevant (survive,
+ * candidates (sc.cand: every item whose score reaches their lowest, at
+ * least c of them; sc.prev their scores, in any order, which it reorders):
+ * the expected relevant items in the first c ranks (cum) and the probability that none of them is relevant (survive,
  * for hit), exact under ties. An item whose tie group lies within the first
  * c ranks counts 1; the group straddling rank c (all its members are
  * candidates) counts its relevant items times the share of its ranks
@@ -655,9 +660,11 @@ bool has_nan(const S *s, int64_t m) {
  * it, items tied with it: branch-free passes); else the c-th score is
  * selected and the candidates are split at it. */
 template <bool LATER, class Rel>
-void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> &scores,
-             int64_t c, const Rel &rel, double t, std::vector<int64_t> &work,
-             std::vector<uint8_t> &is_rel, double &cum, double &survive) {
+void set_cut(Scratch &sc, int64_t c, const Rel &rel, double t, double &cum, double &survive) {
+    std::vector<std::pair<double, int64_t>> &cand = sc.cand;
+    const std::vector<double> &scores = sc.prev;
+    std::vector<int64_t> &work = sc.group;
+    std::vector<uint8_t> &is_rel = sc.cand_rel;
     const int64_t n = (int64_t)cand.size();
     // r_in: relevant items whose group is within the cut; the straddling
     // group: n_g items, r_g relevant, in_group of its ranks within the cut.
@@ -705,7 +712,7 @@ void set_cut(std::vector<std::pair<double, int64_t>> &cand, std::vector<double> 
         }
     } else {
         // The c-th score of the candidates (scores: theirs, in any order).
-        const double at = kth_largest(scores, c);
+        const double at = kth_largest(sc, c);
         // Branch-free: W4's candidates are two tie groups interleaved by
         // column, which branches on the score mispredict. With LATER, the
         // items at the c-th score are listed too (their positions in cand).
