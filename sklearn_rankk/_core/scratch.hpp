@@ -148,6 +148,7 @@ struct Scratch {
     std::vector<int64_t> hj, tj, tied_out, group, cidx;
     std::vector<std::pair<double, int64_t>> cand, rest;
     std::vector<uint8_t> cand_rel;  // set_cut: whether each candidate is relevant
+    std::vector<int64_t> crank;     // each candidate's rank (column_order_ranks)
     // Dense integer grades: whether the last row's ideal ranking could have
     // come from the grade pass's level counts (Aligned::levels)
     bool grade_levels = true;
@@ -158,6 +159,7 @@ struct Scratch {
     double prev_lo = 0.0, prev_hi = 0.0;
     int64_t prev_at_lo = 0, prev_at_hi = 0;
     bool prev_ends_set = false;
+    bool prev_sorted = false;  // sc.prev in descending order (column_order_ranks)
     // the radix sort of a whole row: keys, columns, digit counts
     std::vector<uint64_t> rkey, rkey2;
     std::vector<int64_t> rcol, rcol2, rcount;

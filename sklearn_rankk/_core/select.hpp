@@ -232,13 +232,17 @@ RANKK_CLONES inline void count_equal2(const double *x, int64_t n, double u, doub
  * the scores only, not their order: computed once after each fill of
  * sc.prev, they serve its three questions of a row (the top K, a set
  * cut-off, the next row's threshold). */
+inline void prev_ends(Scratch &sc) {  // (sc.prev not empty)
+    if (sc.prev_ends_set) return;
+    const int64_t n = (int64_t)sc.prev.size();
+    min_max(sc.prev.data(), n, sc.prev_lo, sc.prev_hi);
+    count_equal2(sc.prev.data(), n, sc.prev_hi, sc.prev_lo, sc.prev_at_hi, sc.prev_at_lo);
+    sc.prev_ends_set = true;
+}
+
 inline bool kth_at_an_end(Scratch &sc, int64_t k, double &at, int64_t &above, int64_t &tied) {
     const int64_t n = (int64_t)sc.prev.size();
-    if (!sc.prev_ends_set) {
-        min_max(sc.prev.data(), n, sc.prev_lo, sc.prev_hi);
-        count_equal2(sc.prev.data(), n, sc.prev_hi, sc.prev_lo, sc.prev_at_hi, sc.prev_at_lo);
-        sc.prev_ends_set = true;
-    }
+    prev_ends(sc);
     if (sc.prev_at_hi >= k) {  // (hi == lo: every item, at_hi = n)
         at = sc.prev_hi;
         above = 0;
@@ -253,6 +257,7 @@ inline bool kth_at_an_end(Scratch &sc, int64_t k, double &at, int64_t &above, in
 
 // The k-th largest of sc.prev (1 <= k <= its size, no NaN), reordering it.
 inline double kth_largest(Scratch &sc, int64_t k) {
+    if (sc.prev_sorted) return sc.prev[k - 1];
     double at;
     int64_t above, tied;
     if (kth_at_an_end(sc, k, at, above, tied)) return at;
@@ -268,15 +273,20 @@ inline double kth_largest(Scratch &sc, int64_t k) {
  * selected; c + c/4 + 16 when they must also reach a deeper set cut-off c
  * (on W1, c = |R| ~ 30, margins from 8 to c + 8 measured within 1% of one
  * another; select_top reads the row again when too few reach the guess, so
- * the margin grows with c, as the spread of the count does). */
+ * the margin grows with c, as the spread of the count does). Tried: below
+ * the lowest by the mean gap for each item missing, which keeps the count
+ * from drifting down to a shortfall (a second read, then a whole row as
+ * candidates: about 3% of W1's nDCG@10); no faster, as the rows ranked
+ * whole (column_order_ranks) then have more candidates. */
 inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
 inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
 inline double next_guess(Scratch &sc, int64_t want, int64_t need) {
-    auto &prev = sc.prev;
-    if ((int64_t)prev.size() >= want) return kth_largest(sc, want);
-    if ((int64_t)prev.size() >= need) return *std::min_element(prev.begin(), prev.end());
-    return -INFINITY;
+    const int64_t n = (int64_t)sc.prev.size();
+    if (n >= want) return kth_largest(sc, want);
+    if (n < need || n == 0) return -INFINITY;
+    prev_ends(sc);
+    return sc.prev_lo;
 }
 
 /* Append to cand the items of s[0..m) whose score is in [lo, hi) (NaN
@@ -394,23 +404,76 @@ void radix_rank(const S *s, int64_t m, Scratch &sc, bool &nan) {
     }
 }
 
-/* Move the best K candidates to cand[0..K), the others after them, when
- * cand is in column order and the K-th score is its largest or smallest
- * (kth_at_an_end; else returns false and moves nothing): the same K items
- * that nth_element with Better puts there (every item above the K-th
- * score, and of the items at it the lowest columns, or with LATER the
- * highest), in one pass. sc.prev: cand's scores, in any order. On W4
- * (eleven distinct scores a row) this and kth_largest took R-precision
- * from 56 to 46 ms and the report from 75 to 65 ms (10,000 rows, the
- * fastest of 60 runs each, the two builds alternated). */
+/* Each candidate's rank, for n candidates in column order with scores
+ * x[0..n): the items above it, and those tied with it of an earlier column
+ * (LATER: a later one), in one vectorised count over the others each. */
+constexpr int64_t RANK_ALL_MAX = 64;  // the largest n ranked so
 template <bool LATER>
-bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t K,
-                         Scratch &sc) {
+RANKK_CLONES void column_order_ranks(const double *x, int64_t n, int64_t *rank) {
+    for (int64_t i = 0; i < n; ++i) {
+        const double v = x[i];
+        int64_t a = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            const bool before = LATER ? j > i : j < i;
+            a += (int64_t)((x[j] > v) | ((x[j] == v) & before));
+        }
+        rank[i] = a;
+    }
+}
+
+// What top_in_column_order did: nothing; the best K first; the best K
+// first and in rank order.
+enum class TopBy { none, first, ranked };
+
+/* Move the best K candidates to cand[0..K), the others after them in column
+ * order, when cand is in column order: the same K items that nth_element
+ * with Better puts there (every item above the K-th score, and of the items
+ * at it the lowest columns, or with LATER the highest). sc.prev: cand's
+ * scores, in cand's order (as filled).
+ * - The K-th score is the candidates' largest or smallest (kth_at_an_end):
+ *   one pass splits them. On W4 (eleven distinct scores a row) this and
+ *   kth_largest took R-precision from 56 to 46 ms and the report from 75
+ *   to 65 ms (10,000 rows, the fastest of 60 runs each, the two builds
+ *   alternated).
+ * - Else, with few candidates (W1: about 40 for a cut-off of 10), each
+ *   one's rank is counted (column_order_ranks) and the best K are placed
+ *   by rank, which also sorts them: nth_element over the (score, column)
+ *   pairs branched on every comparison, at random.
+ * - Else nothing is moved. */
+template <bool LATER>
+TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t K,
+                          Scratch &sc) {
     const int64_t n = (int64_t)cand.size();
+    std::vector<std::pair<double, int64_t>> &rest = sc.rest;
+    std::pair<double, int64_t> *cd = cand.data();
     double at;
     int64_t above, tied;
-    if (!kth_at_an_end(sc, K, at, above, tied)) return false;
-    std::vector<std::pair<double, int64_t>> &rest = sc.rest;
+    if (!kth_at_an_end(sc, K, at, above, tied)) {
+        if (n > RANK_ALL_MAX) return TopBy::none;
+        std::vector<int64_t> &rank = sc.crank;
+        if ((int64_t)rank.size() < n) rank.resize((size_t)n);
+        column_order_ranks<LATER>(sc.prev.data(), n, rank.data());
+        // The best K by rank into rest[0..K) (the others write slot K), the
+        // others after it; branch-free, as below.
+        if ((int64_t)rest.size() < n + 2) rest.resize((size_t)n + 2);  // (rd[n - K]: the last)
+        std::pair<double, int64_t> *top = rest.data(), *rd = top + K + 1;
+        // sc.prev (read) gets the scores by rank: any k-th largest of them
+        // at once (a set cut-off, the next row's threshold).
+        const int64_t *rk = rank.data();
+        double *pv = sc.prev.data();
+        int64_t q = 0;
+        for (int64_t c = 0; c < n; ++c) {
+            const int64_t r = rk[c], keep = r < K;
+            top[keep ? r : K] = cd[c];
+            rd[q] = cd[c];
+            pv[r] = cd[c].first;
+            q += 1 - keep;
+        }
+        for (int64_t i = 0; i < K; ++i) cd[i] = top[i];
+        for (int64_t i = 0; i < q; ++i) cd[K + i] = rd[i];
+        sc.prev_sorted = true;
+        return TopBy::ranked;
+    }
     // Of the `tied` items at the K-th score (in column order), those from
     // the first to the (K - above)-th are kept, or with LATER the last
     // K - above: tied ranks [lo, hi). Branch-free: each item is written to
@@ -418,7 +481,7 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
     const int64_t lo = LATER ? tied - (K - above) : 0, hi = lo + (K - above);
     if ((int64_t)rest.size() < n) rest.resize((size_t)n);  // (grown only: no zeroing a row)
     int64_t p = 0, q = 0, eq = 0;
-    std::pair<double, int64_t> *cd = cand.data(), *rd = rest.data();  // (in registers)
+    std::pair<double, int64_t> *rd = rest.data();  // (in registers)
     for (int64_t c = 0; c < n; ++c) {
         const std::pair<double, int64_t> x = cd[c];
         const int64_t is_eq = x.first == at;
@@ -431,7 +494,7 @@ bool top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t 
         q += 1 - keep;
     }
     for (int64_t i = 0; i < q; ++i) cd[p + i] = rd[i];  // (raw pointers: no re-reads)
-    return true;
+    return TopBy::first;
 }
 
 /* The best K items of the row s[0..m) into ov/oj, ranks [0, D) in rank
@@ -559,7 +622,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         }
         // Remember this row's best scores: they set the next row's threshold.
         sc.prev.resize(cand.size());
-        sc.prev_ends_set = false;
+        sc.prev_ends_set = sc.prev_sorted = false;
         {
             double *pv = sc.prev.data();
             const std::pair<double, int64_t> *cd = cand.data();
@@ -570,10 +633,11 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             listed = false;
             return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
         }
-        const bool by_column =
-            in_column_order && top_in_column_order<LATER>(cand, K, sc);
+        const TopBy top_by =
+            in_column_order ? top_in_column_order<LATER>(cand, K, sc) : TopBy::none;
+        const bool by_column = top_by != TopBy::none;  // the others in column order
         if (!by_column) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
-        order_top(cand.data(), K, D, better);
+        if (top_by != TopBy::ranked) order_top(cand.data(), K, D, better);
         for (int64_t p = 0; p < K; ++p) {
             ov[p] = cand[p].first;
             oj[p] = cand[p].second;
