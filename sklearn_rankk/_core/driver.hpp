@@ -30,6 +30,7 @@
 #include "rows.hpp"
 #include "scratch.hpp"
 #include "select.hpp"
+#include "set_cut.hpp"
 #include "ties.hpp"
 
 namespace rankk {

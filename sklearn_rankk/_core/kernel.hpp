@@ -33,7 +33,8 @@
  *   rows.hpp             a row's relevance: threshold, gains, judgments, the
  *                        Aligned (dense, segments) and Sparse (CSR) views
  *   scratch.hpp          every per-thread work buffer
- *   select.hpp           the best K items of a row; set cut-offs past them
+ *   select.hpp           the best K items of a row, and its candidates
+ *   set_cut.hpp          set cut-offs past them, from the candidates
  *   ties.hpp             the tie groups (one walk), the per-rank view, the
  *                        hypergeometric and lattice-path toolkit
  *   formulas_rank.hpp    set measures' values, DCG discounts, AP
