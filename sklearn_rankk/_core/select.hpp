@@ -225,13 +225,22 @@ RANKK_CLONES inline void count_equal2(const double *x, int64_t n, double u, doub
     ev = b;
 }
 
-/* Whether the k-th largest of sc.prev (1 <= k <= its size, no NaN) is its
- * largest or its smallest value, and that value (at), with the items above
- * it and those equal to it. Rows of few distinct scores (W4) often have it
- * there. The two ends and their counts (two vectorised passes) depend on
- * the scores only, not their order: computed once after each fill of
- * sc.prev, they serve its three questions of a row (the top K, a set
- * cut-off, the next row's threshold). */
+/* sc.prev: the candidates' scores, filled by fill_prev in the candidates'
+ * order (column_order_ranks reads that order), then reordered by the
+ * selections on it. Its smallest and largest values and the items at each
+ * (two vectorised passes) depend on the scores only, not their order:
+ * computed once after each fill (prev_ends), they serve the row's three
+ * questions to kth_at_an_end (the top K, a set cut-off, the next row's
+ * threshold). Every fill goes through fill_prev; the rest only reorders it. */
+template <class Cand>
+inline void fill_prev(Scratch &sc, const Cand &cand) {
+    sc.prev.resize(cand.size());
+    sc.prev_ends_set = sc.prev_sorted = false;
+    double *pv = sc.prev.data();
+    const auto *cd = cand.data();
+    for (size_t c = 0, e = cand.size(); c < e; ++c) pv[c] = cd[c].first;
+}
+
 inline void prev_ends(Scratch &sc) {  // (sc.prev not empty)
     if (sc.prev_ends_set) return;
     const int64_t n = (int64_t)sc.prev.size();
@@ -240,6 +249,10 @@ inline void prev_ends(Scratch &sc) {  // (sc.prev not empty)
     sc.prev_ends_set = true;
 }
 
+/* Whether the k-th largest of sc.prev (1 <= k <= its size, no NaN) is its
+ * largest or its smallest value, and that value (at), with the items above
+ * it and those equal to it. Rows of few distinct scores (W4) often have it
+ * there. */
 inline bool kth_at_an_end(Scratch &sc, int64_t k, double &at, int64_t &above, int64_t &tied) {
     const int64_t n = (int64_t)sc.prev.size();
     prev_ends(sc);
@@ -276,8 +289,8 @@ inline double kth_largest(Scratch &sc, int64_t k) {
  * the margin grows with c, as the spread of the count does). Tried: below
  * the lowest by the mean gap for each item missing, which keeps the count
  * from drifting down to a shortfall (a second read, then a whole row as
- * candidates: about 3% of W1's nDCG@10); no faster, as the rows ranked
- * whole (column_order_ranks) then have more candidates. */
+ * candidates: about 3% of W1's nDCG@10); no faster, as the rows whose
+ * candidates are ranked by counting (column_order_ranks) then have more. */
 inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
 inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
@@ -404,10 +417,11 @@ void radix_rank(const S *s, int64_t m, Scratch &sc, bool &nan) {
     }
 }
 
+constexpr int64_t RANK_ALL_MAX = 64;  // the most candidates column_order_ranks ranks
+
 /* Each candidate's rank, for n candidates in column order with scores
  * x[0..n): the items above it, and those tied with it of an earlier column
  * (LATER: a later one), in one vectorised count over the others each. */
-constexpr int64_t RANK_ALL_MAX = 64;  // the largest n ranked so
 template <bool LATER>
 RANKK_CLONES void column_order_ranks(const double *x, int64_t n, int64_t *rank) {
     for (int64_t i = 0; i < n; ++i) {
@@ -423,7 +437,7 @@ RANKK_CLONES void column_order_ranks(const double *x, int64_t n, int64_t *rank) 
 
 // What top_in_column_order did: nothing; the best K first; the best K
 // first and in rank order.
-enum class TopBy { none, first, ranked };
+enum TopBy { TOP_NONE, TOP_FIRST, TOP_RANKED };
 
 /* Move the best K candidates to cand[0..K), the others after them in column
  * order, when cand is in column order: the same K items that nth_element
@@ -449,10 +463,10 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
     double at;
     int64_t above, tied;
     if (!kth_at_an_end(sc, K, at, above, tied)) {
-        if (n > RANK_ALL_MAX) return TopBy::none;
+        if (n > RANK_ALL_MAX) return TOP_NONE;
         std::vector<int64_t> &rank = sc.crank;
         if ((int64_t)rank.size() < n) rank.resize((size_t)n);
-        column_order_ranks<LATER>(sc.prev.data(), n, rank.data());
+        column_order_ranks<LATER>(sc.prev.data(), n, rank.data());  // (as filled: cand's order)
         // The best K by rank into rest[0..K) (the others write slot K), the
         // others after it; branch-free, as below.
         if ((int64_t)rest.size() < n + 2) rest.resize((size_t)n + 2);  // (rd[n - K]: the last)
@@ -472,7 +486,7 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
         for (int64_t i = 0; i < K; ++i) cd[i] = top[i];
         for (int64_t i = 0; i < q; ++i) cd[K + i] = rd[i];
         sc.prev_sorted = true;
-        return TopBy::ranked;
+        return TOP_RANKED;
     }
     // Of the `tied` items at the K-th score (in column order), those from
     // the first to the (K - above)-th are kept, or with LATER the last
@@ -494,7 +508,7 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
         q += 1 - keep;
     }
     for (int64_t i = 0; i < q; ++i) cd[p + i] = rd[i];  // (raw pointers: no re-reads)
-    return TopBy::first;
+    return TOP_FIRST;
 }
 
 /* The best K items of the row s[0..m) into ov/oj, ranks [0, D) in rank
@@ -621,23 +635,17 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
                 t = collect_between<S, LATER>(s, m, -INFINITY, t, cand, keep, cap);
         }
         // Remember this row's best scores: they set the next row's threshold.
-        sc.prev.resize(cand.size());
-        sc.prev_ends_set = sc.prev_sorted = false;
-        {
-            double *pv = sc.prev.data();
-            const std::pair<double, int64_t> *cd = cand.data();
-            for (size_t c = 0, e = cand.size(); c < e; ++c) pv[c] = cd[c].first;
-        }
+        fill_prev(sc, cand);
         if ((int64_t)cand.size() < K) {  // the guess was too high
             sc.prev.clear();  // (prev_ends_set: false since the fill)
             listed = false;
             return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
         }
         const TopBy top_by =
-            in_column_order ? top_in_column_order<LATER>(cand, K, sc) : TopBy::none;
-        const bool by_column = top_by != TopBy::none;  // the others in column order
+            in_column_order ? top_in_column_order<LATER>(cand, K, sc) : TOP_NONE;
+        const bool by_column = top_by != TOP_NONE;  // the others in column order
         if (!by_column) std::nth_element(cand.begin(), cand.begin() + (K - 1), cand.end(), better);
-        if (top_by != TopBy::ranked) order_top(cand.data(), K, D, better);
+        if (top_by != TOP_RANKED) order_top(cand.data(), K, D, better);
         for (int64_t p = 0; p < K; ++p) {
             ov[p] = cand[p].first;
             oj[p] = cand[p].second;

@@ -1,6 +1,6 @@
-/* Set cut-offs deeper than the ranks select_top put in order (R-precision,
- * precision@c, hit@c, ... for c past the ordered depth), answered from the
- * selection's candidates: set_cut.
+/* Set cut-offs deeper than the K ranks select_top selected (R-precision,
+ * precision@c, hit@c, ... for c > K), answered from the selection's
+ * candidates: set_cut.
  */
 #ifndef SKLEARN_RANKK_SET_CUT_HPP
 #define SKLEARN_RANKK_SET_CUT_HPP
