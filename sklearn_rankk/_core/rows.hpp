@@ -177,6 +177,12 @@ RANKK_CLONES void count_levels_max(const R *y, int64_t m, R it, R &top, int64_t 
 }
 static_assert(IDEAL_LEVELS == 5, "count_levels_max counts five levels");
 
+// Whether it + IDEAL_LEVELS - 1, count_levels_max's last level, fits in R.
+template <class R>
+inline bool levels_fit(R it) {
+    return it <= std::numeric_limits<R>::max() - (R)(IDEAL_LEVELS - 1);
+}
+
 template <class R>
 RANKK_CLONES R max_of(const R *y, int64_t m) {
     R mx = y[0];
@@ -258,8 +264,7 @@ struct Aligned {
         } else {
             if (T.mode == CMP_INT) {
                 has_levels = false;
-                if (want_top && levels && m > 0 &&
-                    T.it <= std::numeric_limits<R>::max() - (R)(IDEAL_LEVELS - 1)) {
+                if (want_top && levels && m > 0 && levels_fit(T.it)) {
                     count_levels_max(y, m, T.it, top, above);
                     c = above[0];
                     has_top = has_levels = true;
@@ -346,12 +351,11 @@ struct Aligned {
 
     // Whether the level counts would have given this row's ideal ranking
     // (integer grades, a top grade above the least relevant one and within
-    // the counted levels): the next row's `levels`. (The guard first, as in
-    // count: it + 4 must not overflow R.)
+    // the counted levels): the next row's `levels`. (levels_fit first, as
+    // in count: it + 4 must not overflow R.)
     bool levels_would_serve() const {
         if constexpr (std::is_integral<R>::value) {
-            return has_top && th->mode == CMP_INT &&
-                   th->it <= std::numeric_limits<R>::max() - (R)(IDEAL_LEVELS - 1) &&
+            return has_top && th->mode == CMP_INT && levels_fit(th->it) &&
                    top > th->it + 1 && top <= th->it + (R)(IDEAL_LEVELS - 1);
         }
         return false;
