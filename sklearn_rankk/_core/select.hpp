@@ -493,10 +493,23 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
     // K - above: tied ranks [lo, hi). Branch-free: each item is written to
     // both places, and one of the two ends moves.
     const int64_t lo = LATER ? tied - (K - above) : 0, hi = lo + (K - above);
+    // Only the span [b, e) of cand that holds the kept items is split: with
+    // none above the K-th score (it is the largest, as on W4, where the top
+    // tie group holds about 50 of 150 candidates), from the first item to
+    // the K-th at it (LATER: from the K-th last to the end); else all.
+    int64_t b = 0, e = n;
+    if (above == 0) {
+        int64_t found = 0;
+        if (LATER) {
+            for (b = n; found < K;) found += cd[--b].first == at;
+        } else {
+            for (e = 0; found < K; ++e) found += cd[e].first == at;
+        }
+    }
     if ((int64_t)rest.size() < n) rest.resize((size_t)n);  // (grown only: no zeroing a row)
-    int64_t p = 0, q = 0, eq = 0;
+    int64_t p = b, q = 0, eq = LATER && above == 0 ? lo : 0;  // (at items before b)
     std::pair<double, int64_t> *rd = rest.data();  // (in registers)
-    for (int64_t c = 0; c < n; ++c) {
+    for (int64_t c = b; c < e; ++c) {
         const std::pair<double, int64_t> x = cd[c];
         const int64_t is_eq = x.first == at;
         const int64_t keep =
@@ -508,6 +521,11 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
         q += 1 - keep;
     }
     for (int64_t i = 0; i < q; ++i) cd[p + i] = rd[i];  // (raw pointers: no re-reads)
+    if (b > 0) {  // the kept [b, b + K) to the front, the items before b after them
+        for (int64_t i = 0; i < K; ++i) rd[i] = cd[b + i];
+        std::copy_backward(cd, cd + b, cd + b + K);
+        for (int64_t i = 0; i < K; ++i) cd[i] = rd[i];
+    }
     return TOP_FIRST;
 }
 
