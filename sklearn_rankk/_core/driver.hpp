@@ -501,7 +501,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
         case INFERRED_AP: {
             const int64_t end = std::min(c_end, K_eff);
             o[0] = r.formula == BPREF ? bpref_value(view, end, (double)n_rel, (double)n_nonrel)
-                                      : infap_value(view, end, (double)n_rel, sc.hx, sc.hy, sc.infap_t, sc.pmf_tab);
+                                      : infap_value(view, end, (double)n_rel, sc.hx, sc.hy,
+                                                    sc.infap_t, sc.pmf_tab);
             break;
         }
         case RBP_RESIDUAL: {
@@ -549,7 +550,8 @@ void process_row(const S *s, int64_t m, const Rel &rel, const Plan &plan, Scratc
                     o[c] = ap_value(r.denominator, num, cum_e, c + 1, std::min(c + 1, m), view,
                                     ga, c0, n0);
             }
-            if (!curve) o[0] = ap_value(r.denominator, num, cum_e, k_nominal, cut, view, ga, c0, n0);
+            if (!curve)
+                o[0] = ap_value(r.denominator, num, cum_e, k_nominal, cut, view, ga, c0, n0);
             break;
         }
         case IPREC:

@@ -159,12 +159,15 @@ __attribute__((target("avx512f"))) void few_keys_block_avx512(const S *x, int64_
         if constexpr (wide) {
             const __m512i one = _mm512_set1_epi64(1);
             __m512d kk[4];
-            for (int q = 0; q < 4; ++q) kk[q] = _mm512_set1_pd((double)k[d + std::min<int64_t>(q, nk - 1)]);
+            for (int q = 0; q < 4; ++q)
+                kk[q] = _mm512_set1_pd((double)k[d + std::min<int64_t>(q, nk - 1)]);
             for (int64_t j = 0; j < nv; j += L) {
                 const __m512d a = _mm512_loadu_pd((const double *)x + j);
                 for (int q = 0; q < 4; ++q) {
-                    u[q] = _mm512_mask_add_epi64(u[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
-                    e[q] = _mm512_mask_add_epi64(e[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
+                    u[q] = _mm512_mask_add_epi64(
+                        u[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
+                    e[q] = _mm512_mask_add_epi64(
+                        e[q], _mm512_cmp_pd_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
                 }
             }
             for (int64_t q = 0; q < nk; ++q) {
@@ -174,12 +177,15 @@ __attribute__((target("avx512f"))) void few_keys_block_avx512(const S *x, int64_
         } else {
             const __m512i one = _mm512_set1_epi32(1);
             __m512 kk[4];
-            for (int q = 0; q < 4; ++q) kk[q] = _mm512_set1_ps((float)k[d + std::min<int64_t>(q, nk - 1)]);
+            for (int q = 0; q < 4; ++q)
+                kk[q] = _mm512_set1_ps((float)k[d + std::min<int64_t>(q, nk - 1)]);
             for (int64_t j = 0; j < nv; j += L) {
                 const __m512 a = _mm512_loadu_ps((const float *)x + j);
                 for (int q = 0; q < 4; ++q) {
-                    u[q] = _mm512_mask_add_epi32(u[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
-                    e[q] = _mm512_mask_add_epi32(e[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
+                    u[q] = _mm512_mask_add_epi32(
+                        u[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_GT_OQ), u[q], one);
+                    e[q] = _mm512_mask_add_epi32(
+                        e[q], _mm512_cmp_ps_mask(a, kk[q], _CMP_EQ_OQ), e[q], one);
                 }
             }
             for (int64_t q = 0; q < nk; ++q) {

@@ -100,7 +100,8 @@ bool dcg_family(const Request &r, const RowView &v, Scratch &sc, const Rel &rel,
     if (want_ideal && v.n_rel > 0) {
         // With a gain map every relevant grade is read (the map may reorder
         // them); else the largest c_end suffice.
-        const int64_t want = table ? v.n_rel : std::min<int64_t>(v.n_rel, std::max<int64_t>(c_end, 1));
+        const int64_t want =
+            table ? v.n_rel : std::min<int64_t>(v.n_rel, std::max<int64_t>(c_end, 1));
         rel.ideal(grades, v.n_rel, want);
         for (double y : grades) {
             const double g = mapped_gain(r, y, t);

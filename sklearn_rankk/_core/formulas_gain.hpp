@@ -136,7 +136,8 @@ inline double g_group(const std::vector<double> &gains, const double *cost, doub
                 std::sort(vec.begin(), vec.end());
                 size_t out = 0;
                 for (size_t i = 0; i < vec.size(); ++i) {
-                    if (out > 0 && vec[out - 1].first == vec[i].first) vec[out - 1].second += vec[i].second;
+                    if (out > 0 && vec[out - 1].first == vec[i].first)
+                        vec[out - 1].second += vec[i].second;
                     else vec[out++] = vec[i];
                 }
                 vec.resize(out);
@@ -338,7 +339,8 @@ inline bool g_group_whole(const std::vector<double> &gains, const double *cost, 
     q2.resize(q.size());
     for (int64_t c = 0; c <= P; ++c) {
         const int64_t len = hi[c] - lo[c] + 1;
-        for (int64_t t = 0; t < len; ++t) q2[off[c] + t] = (double)(hi[c] - t) * q[off[c] + len - 1 - t];
+        for (int64_t t = 0; t < len; ++t)
+            q2[off[c] + t] = (double)(hi[c] - t) * q[off[c] + len - 1 - t];
     }
     // f(x) = 1 / log2(x), 0 below 2 (never weighed)
     const double *f = inv_log2_table(w, top);

@@ -243,7 +243,8 @@ inline void iprec_values(const std::vector<IprecGroup> &groups, int64_t n_rel_re
     for (size_t ci = 0; ci < cs.size(); ++ci) {
         const int64_t cc = std::max<int64_t>(cs[ci], 1);
         for (const IprecGroup &g : groups)
-            if (g.c0 + g.r >= cc) D[ci] = std::max(D[ci], (double)(g.c0 + g.r) / (double)(g.a + g.n));
+            if (g.c0 + g.r >= cc)
+                D[ci] = std::max(D[ci], (double)(g.c0 + g.r) / (double)(g.a + g.n));
     }
     // Each random group's events, for every L the recall points need.
     auto &random = w.random;

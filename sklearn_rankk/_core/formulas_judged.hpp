@@ -40,7 +40,8 @@ inline double bpref_term(double nb, double n_rel, double den) {
 inline double bpref_value(const RowView &v, int64_t end, double n_rel, double n_nonrel) {
     const double den = std::min(n_nonrel, n_rel);
     double total = 0.0, nb0 = 0.0;
-    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double, double) {
+    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double,
+                                  double) {
         if (r > 0.0) {
             if ((double)(b - a) == n) {  // the whole group is ranked
                 double sum = 0.0;
@@ -49,7 +50,8 @@ inline double bpref_value(const RowView &v, int64_t end, double n_rel, double n_
             } else {  // offsets [0, b - a) of the group: condition on the offset
                 for (int64_t o = 0; o < b - a; ++o) {
                     const double oo = (double)o;
-                    for (double y = std::max(0.0, oo - (n - 1.0 - u)); y <= std::min(oo, u); y += 1.0)
+                    for (double y = std::max(0.0, oo - (n - 1.0 - u)); y <= std::min(oo, u);
+                         y += 1.0)
                         total += r / n * hypergeom<lchoose_int>(n - 1.0, u, oo, y) *
                                  bpref_term(nb0 + y, n_rel, den);
                 }
@@ -134,7 +136,8 @@ RANKK_CLONES inline void infap_lanes(int64_t w, int64_t n, int64_t r, int64_t u,
 inline double infap_value(const RowView &v, int64_t end, double n_rel, std::vector<double> &hx,
                           std::vector<double> &hy, std::vector<double> &t, PmfTables &pt) {
     double total = 0.0, r0 = 0.0, n0 = 0.0, u0 = 0.0;
-    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double wn, double wp) {
+    each_judged_group(v, end, [&](int64_t a, int64_t b, double n, double r, double u, double wn,
+                                  double wp) {
         if (r > 0.0) {
             if (n == 1.0) {
                 total += infap_term((double)a, r0, n0, u0);

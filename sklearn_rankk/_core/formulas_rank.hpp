@@ -44,7 +44,8 @@ inline double discount(int64_t p, double log_base) {
 inline const double *discounts(Scratch &sc, double log_base, int64_t n) {
     if (sc.disc_base != log_base || (int64_t)sc.disc.size() < n) {
         if (sc.disc_base != log_base) sc.disc.clear();
-        for (int64_t p = (int64_t)sc.disc.size(); p < n; ++p) sc.disc.push_back(discount(p, log_base));
+        for (int64_t p = (int64_t)sc.disc.size(); p < n; ++p)
+            sc.disc.push_back(discount(p, log_base));
         sc.disc_base = log_base;
     }
     return sc.disc.data();

@@ -37,13 +37,23 @@
  *   set_cut.hpp          set cut-offs past them, from the candidates
  *   ties.hpp             the tie groups (one walk), the per-rank view, the
  *                        hypergeometric and lattice-path toolkit
+ *   key_buckets.hpp      where an item ranks among a row's sorted keys (the
+ *                        relevant items' scores), by buckets of their range
+ *   few_keys.hpp         the same among a few keys, by comparisons alone
  *   formulas_rank.hpp    set measures' values, DCG discounts, AP
+ *   formulas_dcg.hpp     DCG with a gain map or discount table, ideal DCG,
+ *                        SDCG
  *   formulas_judged.hpp  bpref, inferred AP
  *   formulas_iprec.hpp   interpolated precision, 11-point average
  *   formulas_gain.hpp    rbp, Rndcg, binG, ndcg_rel, G, utility
  *   formulas_err.hpp     expected reciprocal rank
  *   formulas_diversity.hpp  the intent-aware measures, every intent from one
  *                        selection (the Intents row view), greedy ideal
+ *   formulas_auc.hpp     AUC, partial AUC, AUC@k, and the row readers, keys
+ *                        and slot sums of the AUC family
+ *   formulas_pairwise.hpp  pairwise ordered accuracy, GAUC's per-row counts
+ *   exposure.hpp         item exposure of the top-k lists (the
+ *                        beyond-accuracy measures)
  *   relevant_ranks.hpp   whole-ranking AP, bpref, infAP, interpolated
  *                        precision, binG from the relevant items' ranks
  *                        (no sorted row)
@@ -51,6 +61,8 @@
  *   weighted.hpp         relevance seen through item weights (propensity)
  *   passes.hpp           passes whose rows are read through another view:
  *                        y_true per intent (n_rows, m, n_intents), weighted
+ *   trec.hpp             TREC qrels and run files, parsed (no metric: the
+ *                        command line's reader)
  *
  * This header only declares the entry points (what _kernel.pyx calls). Their
  * instances are compiled in translation units of their own, which a build on

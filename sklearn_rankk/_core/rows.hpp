@@ -541,7 +541,8 @@ bool dense_as_sparse(const Aligned<R> &rel, int64_t m, SparseCopy &w, Sparse &ou
 template <class Rel>
 struct count_checks_nothing : std::false_type {};
 template <class R>
-struct count_checks_nothing<Aligned<R>> : std::integral_constant<bool, !std::is_floating_point<R>::value> {};
+struct count_checks_nothing<Aligned<R>>
+    : std::integral_constant<bool, !std::is_floating_point<R>::value> {};
 template <>
 struct count_checks_nothing<Sparse> : std::true_type {};
 

@@ -107,7 +107,8 @@ int64_t stream_top(const S *s, int64_t m, int64_t K, double *ov, int64_t *oj, Sc
                 mask = reach32(s + j, worst);
             } else {
                 mask = 0;
-                for (int64_t i = j; i < m; ++i) mask |= (uint64_t)!((double)s[i] < worst) << (i - j);
+                for (int64_t i = j; i < m; ++i)
+                    mask |= (uint64_t)!((double)s[i] < worst) << (i - j);
             }
             while (mask) {
                 int64_t i = j + rankk_ctz64(mask);
@@ -290,7 +291,9 @@ inline double kth_largest(Scratch &sc, int64_t k) {
  * the lowest by the mean gap for each item missing, which keeps the count
  * from drifting down to a shortfall (a second read, then a whole row as
  * candidates: about 3% of W1's nDCG@10); no faster, as the rows whose
- * candidates are ranked by counting (column_order_ranks) then have more. */
+ * candidates are ranked by counting (column_order_ranks) then have more.
+ * With that ranking, 2K + 8 against 3K + 8 moved W1/W3/W4's nDCG@10 and
+ * report by -6% to +5%, inside the noise (alternated runs, 10,000 rows). */
 inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
 inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
@@ -445,10 +448,10 @@ enum TopBy { TOP_NONE, TOP_FIRST, TOP_RANKED };
  * at it the lowest columns, or with LATER the highest). sc.prev: cand's
  * scores, in cand's order (as filled).
  * - The K-th score is the candidates' largest or smallest (kth_at_an_end):
- *   one pass splits them. On W4 (eleven distinct scores a row) this and
- *   kth_largest took R-precision from 56 to 46 ms and the report from 75
- *   to 65 ms (10,000 rows, the fastest of 60 runs each, the two builds
- *   alternated).
+ *   one pass over a span of them splits them (see below). On W4 (eleven
+ *   distinct scores a row) this and kth_largest took R-precision from 56
+ *   to 46 ms and the report from 75 to 65 ms (10,000 rows, the fastest of
+ *   60 runs each, the two builds alternated).
  * - Else, with few candidates (W1: about 40 for a cut-off of 10), each
  *   one's rank is counted (column_order_ranks) and the best K are placed
  *   by rank, which also sorts them: nth_element over the (score, column)
@@ -498,7 +501,7 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
     // tie group holds about 50 of 150 candidates), from the first item to
     // the K-th at it (LATER: from the K-th last to the end); else all.
     int64_t b = 0, e = n;
-    if (above == 0) {
+    if (above == 0) {  // (tied >= K items equal `at`, as counted over sc.prev: the scans stop)
         int64_t found = 0;
         if (LATER) {
             for (b = n; found < K;) found += cd[--b].first == at;
@@ -507,7 +510,7 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
         }
     }
     if ((int64_t)rest.size() < n) rest.resize((size_t)n);  // (grown only: no zeroing a row)
-    int64_t p = b, q = 0, eq = LATER && above == 0 ? lo : 0;  // (at items before b)
+    int64_t p = b, q = 0, eq = LATER && above == 0 ? lo : 0;  // (the lo at items before b)
     std::pair<double, int64_t> *rd = rest.data();  // (in registers)
     for (int64_t c = b; c < e; ++c) {
         const std::pair<double, int64_t> x = cd[c];
