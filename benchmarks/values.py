@@ -145,6 +145,9 @@ def load(path):
 def compare(old, new, old_name, new_name):
     """Print the differences of new against old; True when there is none."""
     old_d, new_d = dict(old), dict(new)
+    for side, name in ((old, old_name), (new, new_name)):
+        if len(dict(side)) != len(side):  # a label twice: a call would go unchecked
+            raise ValueError(f"{name} repeats a label")
     differ, worst, n_values, shown = 0, 0.0, 0, []
     for label in [label for label, _ in new if label not in old_d]:
         shown.append(f"only in {new_name}: {label}")

@@ -92,6 +92,15 @@ def test_values_compare_finds_every_kind_of_difference(bench_tools, capsys):
     assert "largest relative difference 2.22e-16" in out  # (one ulp of 2.0: 2**-52)
 
 
+def test_values_compare_refuses_a_repeated_label(bench_tools):
+    import numpy as np
+
+    _, values = bench_tools
+    twice = [("a", np.zeros(1)), ("a", np.ones(1))]
+    with pytest.raises(ValueError, match="repeats a label"):
+        values.compare([("a", np.zeros(1))], twice, "old", "new")
+
+
 def test_values_saved_and_loaded_alike(bench_tools, tmp_path):
     import numpy as np
 
