@@ -1,19 +1,22 @@
 """Two builds timed on one call, alternated: the speed of a change, as A/B.
 
 Run: ``python benchmarks/ab.py OTHER_TREE CALL [--workload W4] [--kw k=10]
-[--runs 10] [--rounds 3]``. OTHER_TREE is another checkout with its
+[--runs 10] [--rounds 4]``. OTHER_TREE is another checkout with its
 extension built in place (see builds.py), CALL a public function of
-sklearn_rankk called as ``CALL(y_true, y_score, **kw)`` on one of run.py's
-workloads W1-W4 (the same data for both builds: this checkout's run.py
-makes it), one thread.
+sklearn_rankk called as ``CALL(y_true, y_score, k=<the workload's k>,
+**kw)`` on one of run.py's workloads W1-W4 (the same data for both builds:
+this checkout's run.py makes it), one thread. ``--kw k=None`` drops k.
 
-Each round runs OTHER_TREE's build, then this one's, each in a fresh process
-that makes the workload, times the floor F (run.py's numpy read of the
-inputs) and the call ``--runs`` times each, alternated. Printed: the fastest
-time of each over every round, and the call's ratio to F's fastest in the
-same processes. This machine's speed drifts by 15-25% between minutes, so
-only the two builds' figures of one run compare; a difference smaller than
-about 5% is noise.
+Each round runs both builds, each in a fresh process that makes the
+workload and times the floor F (run.py's numpy read of the inputs) and the
+call ``--runs`` times each, alternated; the rounds alternate which build
+goes first (ABBA). Printed: the fastest time of each build over every
+round, its ratio to F's fastest in the same processes, and the spread of
+the call's per-process fastest times. This machine's speed drifts by
+15-25% between minutes, so only the two builds' figures of one run
+compare; the ratio of the two /F figures is the steadier one, and a
+difference smaller than about 5% is noise (the same kernel measured
+against itself moved 3% and 23% in two such runs).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import os
 import sys
 import time
 
-from builds import THIS_TREE, describe, run_child, use_tree
+from builds import THIS_TREE, check_other, describe, run_child, stale, use_tree
+
+WORKLOADS = ("W1", "W2", "W3", "W4")
 
 
 def keywords(pairs):
@@ -45,15 +50,17 @@ def keywords(pairs):
 def child(tree, call, workload, kw, runs, quick):
     """Time F and the call in this process, against ``tree``'s build."""
     rk = use_tree(tree)
+    fn = getattr(rk, call, None)
+    if fn is None or call.startswith("_"):
+        raise SystemExit(f"sklearn_rankk at {tree} has no function {call!r}")
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from run import floor, workloads
 
-    found = next((w for w in workloads(quick) if w[0] == workload), None)
-    if found is None:
-        raise SystemExit(f"no workload {workload!r} (W1-W4)")
-    y_true, y_score = found[2], found[3]
-    fn = getattr(rk, call)
-    best_f = best_call = float("inf")
+    (_, _, y_true, y_score, k) = next(workloads(quick, only=workload))
+    kw = {"k": k, **kw}
+    if kw["k"] is None:
+        del kw["k"]
+    best_f, best_call = float("inf"), float("inf")
     with rk.num_threads(1):
         fn(y_true, y_score, **kw)  # (first call: imports, caches)
         for _ in range(runs):
@@ -68,22 +75,31 @@ def child(tree, call, workload, kw, runs, quick):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("other", help="another checkout, its extension built in place")
-    parser.add_argument("call", help="a function of sklearn_rankk, e.g. ranking_report")
-    parser.add_argument("--workload", default="W1", help="W1, W2, W3 or W4 (run.py's)")
     parser.add_argument(
-        "--kw", action="append", default=[], help="NAME=VALUE, repeatable"
+        "other",
+        metavar="OTHER_TREE",
+        help="another checkout, its extension built in place",
+    )
+    parser.add_argument("call", metavar="CALL", help="a function of sklearn_rankk")
+    parser.add_argument("--workload", default="W1", choices=WORKLOADS, help="run.py's")
+    parser.add_argument(
+        "--kw", action="append", default=[], metavar="NAME=VALUE", help="repeatable"
     )
     parser.add_argument("--runs", type=int, default=10, help="timed calls per process")
-    parser.add_argument("--rounds", type=int, default=3, help="processes per build")
+    parser.add_argument("--rounds", type=int, default=4, help="processes per build")
     parser.add_argument("--quick", action="store_true", help="1/10 of the rows")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     kw = keywords(args.kw)
     if args.child:
         return child(args.child, args.call, args.workload, kw, args.runs, args.quick)
-    trees = [os.path.abspath(args.other), THIS_TREE]
-    best = {tree: {"F": float("inf"), "call": float("inf")} for tree in trees}
+    other = check_other(args.other)
+    for tree in (other, THIS_TREE):
+        warning = stale(tree)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
+    trees = [other, THIS_TREE]
+    got = {tree: [] for tree in trees}
     passed = [
         args.other,
         args.call,
@@ -93,25 +109,37 @@ def main(argv=None):
         str(args.runs),
     ]
     passed += [f"--kw={pair}" for pair in args.kw] + (["--quick"] if args.quick else [])
-    for _ in range(args.rounds):
-        for tree in trees:  # the other build first, as it was first built
-            got = run_child("ab.py", tree, passed)
-            for key in best[tree]:
-                best[tree][key] = min(best[tree][key], got[key])
-    shown = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    for r in range(args.rounds):
+        for tree in trees if r % 2 == 0 else trees[::-1]:  # ABBA
+            got[tree].append(run_child("ab.py", tree, passed))
+    shown = ", ".join(f"{k}={v!r}" for k, v in kw.items()) or "the workload's k"
     print(
-        f"{args.call}({shown}) on {args.workload}, one thread, the fastest of "
-        f"{args.runs * args.rounds} runs each ({args.rounds} rounds, alternated)\n"
+        f"{args.call}({shown}) on {args.workload}, one thread; "
+        f"the fastest of {args.runs * args.rounds} runs each ({args.rounds} processes, "
+        "alternated ABBA)\n"
     )
-    print("| build | F (ms) | call (ms) | / F |")
-    print("|---|---:|---:|---:|")
+    print("| build | F (ms) | call (ms) | / F | call, per process (ms) |")
+    print("|---|---:|---:|---:|---|")
+    best = {}
     for tree in trees:
-        f, c = best[tree]["F"], best[tree]["call"]
+        f = min(g["F"] for g in got[tree])
+        c = min(g["call"] for g in got[tree])
+        best[tree] = (f, c)
+        each = ", ".join(f"{g['call'] * 1e3:.1f}" for g in got[tree])
         label = describe(tree) + (" (this checkout)" if tree == THIS_TREE else "")
-        print(f"| {label} | {f * 1e3:.1f} | {c * 1e3:.1f} | {c / f:.2f} |")
-    old, new = (best[tree]["call"] for tree in trees)
-    print(f"\nthis checkout / the other: {new / old:.3f}")
+        print(f"| {label} | {f * 1e3:.1f} | {c * 1e3:.1f} | {c / f:.2f} | {each} |")
+    (f_old, c_old), (f_new, c_new) = best[other], best[THIS_TREE]
+    print(
+        f"\nthis checkout / the other: {c_new / c_old:.3f} in time, "
+        f"{(c_new / f_new) / (c_old / f_old):.3f} in ratio to F"
+    )
+    if abs(f_new / f_old - 1.0) > 0.05:
+        print(
+            f"warning: F itself moved {100 * (f_new / f_old - 1):+.0f}% between the "
+            "builds' processes: the machine's speed drifted; run again"
+        )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

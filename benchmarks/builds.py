@@ -10,6 +10,8 @@ the child calls `use_tree` before importing the package.
 
 from __future__ import annotations
 
+import glob
+import importlib.machinery
 import json
 import os
 import subprocess
@@ -17,24 +19,86 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THIS_TREE = os.path.dirname(HERE)
+BUILD_HINT = "build it in place: cd {} && python setup.py build_ext --inplace"
+
+
+def check_other(tree):
+    """The other checkout's absolute path; exits with a message when it is
+    not a checkout of sklearn_rankk, or is this one."""
+    tree = os.path.abspath(tree)
+    if not os.path.isfile(os.path.join(tree, "sklearn_rankk", "__init__.py")):
+        raise SystemExit(
+            f"{tree} is not a checkout of sklearn_rankk (no sklearn_rankk/)"
+        )
+    if os.path.realpath(tree) == os.path.realpath(THIS_TREE):
+        raise SystemExit(f"{tree} is this checkout: give another one to compare with")
+    return tree
+
+
+def kernels(tree):
+    """The compiled kernels built in place in ``tree`` for this Python."""
+    core = os.path.join(tree, "sklearn_rankk", "_core")
+    return [
+        path
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for path in glob.glob(os.path.join(core, "_kernel" + suffix))
+    ]
+
+
+def stale(tree):
+    """A warning (or None) when a kernel source of ``tree`` is newer than its
+    compiled kernel: the build would not be what the files say."""
+    built = kernels(tree)
+    if not built:
+        return (
+            f"{tree} has no kernel built in place for this Python: "
+            + BUILD_HINT.format(tree)
+        )
+    core = os.path.join(tree, "sklearn_rankk", "_core")
+    sources = [
+        path
+        for pattern in ("*.pyx", "*.pxi", "*.hpp", "*.h", "*.cc", "*.cpp")
+        for path in glob.glob(os.path.join(core, pattern))
+        if not path.endswith("_kernel.cpp")  # (Cython's output)
+    ]
+    oldest = min(os.path.getmtime(path) for path in built)
+    newer = [os.path.basename(p) for p in sources if os.path.getmtime(p) > oldest]
+    if newer:
+        return (
+            f"{tree}: {', '.join(sorted(newer)[:3])} newer than its kernel: "
+            + BUILD_HINT.format(tree)
+        )
+    return None
 
 
 def use_tree(tree):
     """Import sklearn_rankk from ``tree`` (a checkout) in this process.
 
-    Put ``tree`` first on ``sys.path`` and drop an editable install's import
-    hook, which would otherwise serve the installed checkout; then check that
+    Put ``tree`` first on ``sys.path`` and drop the import hooks that serve
+    sklearn_rankk from elsewhere (an editable install's); then check that
     the package imported is the tree's.
     """
     tree = os.path.abspath(tree)
+
+    def serves_package(finder):
+        if finder is importlib.machinery.PathFinder or not hasattr(finder, "find_spec"):
+            return False
+        try:
+            return finder.find_spec("sklearn_rankk", None) is not None
+        except Exception:  # noqa: BLE001 (a hook that cannot answer serves nothing)
+            return False
+
     sys.meta_path[:] = [
-        finder
-        for finder in sys.meta_path
-        if "editable" not in (type(finder).__module__ + repr(finder)).lower()
+        finder for finder in sys.meta_path if not serves_package(finder)
     ]
     sys.path.insert(0, tree)
-    import sklearn_rankk
-
+    try:
+        import sklearn_rankk
+    except ImportError as error:
+        raise SystemExit(
+            f"sklearn_rankk does not import from {tree} ({error}); "
+            + BUILD_HINT.format(tree)
+        ) from None
     where = os.path.abspath(sklearn_rankk.__file__)
     if not where.startswith(tree + os.sep):
         raise SystemExit(f"sklearn_rankk was imported from {where}, not from {tree}")
@@ -42,7 +106,8 @@ def use_tree(tree):
 
 
 def describe(tree):
-    """The tree's commit, short, with ``+changes`` when its files differ."""
+    """The tree's commit, short, with ``+changes`` when its files (tracked or
+    not, ignored ones aside) differ from it."""
     try:
         head = subprocess.run(
             ["git", "-C", tree, "rev-parse", "--short", "HEAD"],
@@ -51,7 +116,7 @@ def describe(tree):
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", tree, "status", "--porcelain", "--untracked-files=no"],
+            ["git", "-C", tree, "status", "--porcelain"],
             capture_output=True,
             text=True,
             check=True,
@@ -64,10 +129,12 @@ def describe(tree):
 def run_child(script, tree, args):
     """Run ``script --child TREE ARGS`` in a fresh interpreter; its JSON answer.
 
-    The child prints one JSON object on its last line of output.
+    The child prints one JSON object on its last line of output; when it
+    fails, exits with the end of what it wrote to stderr.
     """
-    cmd = [sys.executable, os.path.join(HERE, script), "--child", os.path.abspath(tree)]
-    done = subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=HERE)
+    cmd = [sys.executable, os.path.join(HERE, script), "--child", tree, *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE)
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd + list(args))} failed:\n{done.stderr}")
+        tail = "\n".join(done.stderr.strip().splitlines()[-3:])
+        raise SystemExit(f"the build at {tree} failed:\n{tail}")
     return json.loads(done.stdout.strip().splitlines()[-1])

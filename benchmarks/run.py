@@ -64,38 +64,50 @@ import sklearn_rankk as rk
 from sklearn_rankk._core.registry import METRICS
 
 
-def workloads(quick):
+def workloads(quick, only=None):
+    """(name, title, y_true, y_score, k) of W1-W4 in turn; with ``only`` (a
+    name), that one alone (W2's data is then made only for W2)."""
     scale = 10 if quick else 1
     rng = np.random.default_rng(1)
     n = 10_000 // scale
     scores = rng.random((n, 1_000))
     binary = (rng.random((n, 1_000)) < 0.03).astype(np.int64)
-    yield "W1", "10,000 x 1,000 float64, 3% relevant", binary, scores, 10
-    rng = np.random.default_rng(2)
-    n2, m2 = 2_000 // scale, 50_000
-    rows = np.repeat(np.arange(n2), 20)
-    cols = np.concatenate([rng.choice(m2, 20, replace=False) for _ in range(n2)])
-    y2 = sp.csr_matrix((np.ones(n2 * 20, dtype=np.int8), (rows, cols)), (n2, m2))
-    yield (
-        "W2",
-        "2,000 x 50,000 float32, CSR relevance",
-        y2,
-        rng.random((n2, m2), dtype=np.float32),
-        20,
-    )
-    rng = np.random.default_rng(3)
-    graded = rng.integers(0, 5, size=(n, 1_000)) * binary
-    yield "W3", "W1 rounded to 0.1 (ties), grades 0-4", graded, np.round(scores, 1), 10
-    rng = np.random.default_rng(4)
-    drawn = rng.random((n, 1_000)) < 0.1
-    dense = rng.integers(0, 5, size=(n, 1_000)) * drawn
-    yield (
-        "W4",
-        "W3's scores, grades 0-4 for 10% of items",
-        dense,
-        np.round(scores, 1),
-        10,
-    )
+    if only in (None, "W1"):
+        yield "W1", "10,000 x 1,000 float64, 3% relevant", binary, scores, 10
+    if only in (None, "W2"):
+        rng = np.random.default_rng(2)
+        n2, m2 = 2_000 // scale, 50_000
+        rows = np.repeat(np.arange(n2), 20)
+        cols = np.concatenate([rng.choice(m2, 20, replace=False) for _ in range(n2)])
+        y2 = sp.csr_matrix((np.ones(n2 * 20, dtype=np.int8), (rows, cols)), (n2, m2))
+        yield (
+            "W2",
+            "2,000 x 50,000 float32, CSR relevance",
+            y2,
+            rng.random((n2, m2), dtype=np.float32),
+            20,
+        )
+    if only in (None, "W3"):
+        rng = np.random.default_rng(3)
+        graded = rng.integers(0, 5, size=(n, 1_000)) * binary
+        yield (
+            "W3",
+            "W1 rounded to 0.1 (ties), grades 0-4",
+            graded,
+            np.round(scores, 1),
+            10,
+        )
+    if only in (None, "W4"):
+        rng = np.random.default_rng(4)
+        drawn = rng.random((n, 1_000)) < 0.1
+        dense = rng.integers(0, 5, size=(n, 1_000)) * drawn
+        yield (
+            "W4",
+            "W3's scores, grades 0-4 for 10% of items",
+            dense,
+            np.round(scores, 1),
+            10,
+        )
 
 
 def floor(y_true, y_score):

@@ -8,11 +8,12 @@ relevance, float64 and float32 scores rounded to one or two decimals (tie
 groups of every size) or not, -inf scores, both tie modes, at two cut-offs
 and over the whole ranking; and ``ranking_report`` and the set cut-offs at
 cut-offs inside and past the tie groups, on graded and fractional
-relevance. A call that raises is recorded as its exception's name, so a
-refusal that changes shows too.
+relevance. A call that raises is recorded by its exception's name and
+message, so a refusal that changes shows too. About a minute a build.
 
-Printed: how many values differ (NaN equals NaN) and the largest relative
-difference, with the first calls that differ. Exit status 1 when any does.
+Printed: how many values differ, bit for bit (-0.0 is not +0.0; NaN
+equals NaN), the largest relative difference, the calls on one side only,
+and the first calls that differ. Exit status 1 when any does.
 """
 
 from __future__ import annotations
@@ -25,23 +26,24 @@ import sys
 import warnings
 
 import numpy as np
-from builds import THIS_TREE, describe, run_child, use_tree
+from builds import THIS_TREE, check_other, describe, run_child, stale, use_tree
+
+SHAPES = [
+    # rows, items, decimals of the scores, share of graded items, fractional grades
+    (200, 300, 1, 0.05, False),
+    (200, 60, 2, 0.2, False),
+    (100, 40, None, 0.1, False),
+    (50, 500, 1, 0.3, False),
+    (100, 1000, 1, 0.1, True),
+    (100, 2000, 1, 0.02, False),
+]
 
 
-def inputs():
+def inputs(shapes=SHAPES):
     """(name, y_true, y_score): graded rows with ties, dense and CSR."""
     import scipy.sparse as sp
 
     rng = np.random.default_rng(11)
-    shapes = [
-        # rows, items, decimals of the scores, share of graded items, fractional grades
-        (200, 300, 1, 0.05, False),
-        (200, 60, 2, 0.2, False),
-        (100, 40, None, 0.1, False),
-        (50, 500, 1, 0.3, False),
-        (100, 1000, 1, 0.1, True),
-        (100, 2000, 1, 0.02, False),
-    ]
     for n, m, decimals, share, fractional in shapes:
         y_score = rng.random((n, m))
         if decimals is not None:
@@ -55,37 +57,42 @@ def inputs():
         yield name + ",csr,f32", sp.csr_matrix(y_true), y_score.astype(np.float32)
 
 
-def call(fn, label, out, y_true, y_score, **kw):
-    """Append fn's values (or the name of what it raised) under label."""
+def refusal(label, error):
+    """The entry of a call that raised: what it raised, in its label."""
+    message = (str(error).splitlines() or [""])[0][:120]
+    return (f"{label} raises {type(error).__name__}: {message}", np.array([np.nan]))
+
+
+def call(out, label, fn, *args, **kw):
+    """Append fn's values (or what it raised) under label."""
     try:
-        values = np.asarray(fn(y_true, y_score, **kw), dtype=float).ravel()
+        values = np.asarray(fn(*args, **kw), dtype=float).ravel()
         out.append((label, values))
     except Exception as error:  # noqa: BLE001 (a refusal is a result too)
-        out.append((f"{label} raises {type(error).__name__}", np.array([np.nan])))
+        out.append(refusal(label, error))
 
 
-def collect(rk):
-    """[(label, values)] of every call, in a fixed order."""
+def collect(rk, shapes=SHAPES):
+    """[(label, values)] of every call, in a fixed order: every metric of the
+    registry (at k = 5, 1 and None, the whole ranking, where it takes k), the
+    report at cut-offs inside and past the tie groups, and R-precision,
+    precision and nDCG at deeper cut-offs, in both tie modes."""
     from sklearn_rankk._core.registry import METRICS
 
     out = []
     warnings.simplefilter("ignore")
-    for data, y_true, y_score in inputs():
+    for data, y_true, y_score in inputs(shapes):
         for ignore_ties in (False, True):
+            base = {"ignore_ties": ignore_ties, "average": None}
             for metric in METRICS.values():
                 fn = getattr(rk, metric.function_name, None)
                 if fn is None:
                     continue
-                for k in (5, 1) if metric.needs_k else (None, 5):
-                    kw = {"ignore_ties": ignore_ties, "average": None}
-                    try:
-                        if "k" in inspect.signature(fn).parameters:
-                            kw["k"] = k
-                        elif k is not None:
-                            continue
-                    except (TypeError, ValueError):
-                        pass
-                    call(fn, f"{metric.name} {data} {kw}", out, y_true, y_score, **kw)
+                takes_k = "k" in inspect.signature(fn).parameters
+                for kw in (
+                    [{**base, "k": k} for k in (5, 1, None)] if takes_k else [base]
+                ):
+                    call(out, f"{metric.name} {data} {kw}", fn, y_true, y_score, **kw)
             for ks in [(1, 5, 10), (10,), (3, 50), (100,)]:
                 label = f"ranking_report {data} k={ks} ignore_ties={ignore_ties}"
                 try:
@@ -97,30 +104,23 @@ def collect(rk):
                         per_row=True,
                         zero_division=0,
                     )
-                    for key in sorted(report.scores):
-                        values = np.asarray(report.scores[key], dtype=float).ravel()
-                        out.append((f"{label} {key}", values))
                 except Exception as error:  # noqa: BLE001
-                    out.append(
-                        (f"{label} raises {type(error).__name__}", np.array([np.nan]))
-                    )
-            for name in (
-                "r_precision_score",
-                "precision_at_k_score",
-                "ndcg_at_k_score",
+                    out.append(refusal(label, error))
+                    continue
+                for key in sorted(report.scores):
+                    values = np.asarray(report.scores[key], dtype=float).ravel()
+                    out.append((f"{label} {key}", values))
+            deep = {**base, "zero_division": 0}
+            for name, ks in (
+                ("r_precision_score", [{}]),
+                ("precision_at_k_score", [{"k": k} for k in (10, 37, 150, None)]),
+                ("ndcg_at_k_score", [{"k": k} for k in (10, 37, 150, None)]),
             ):
-                for k in [None] if name == "r_precision_score" else [1, 10, 37, 150]:
-                    kw = {
-                        "ignore_ties": ignore_ties,
-                        "average": None,
-                        "zero_division": 0,
-                    }
-                    if k is not None:
-                        kw["k"] = k
+                for kw in ({**deep, **k} for k in ks):
                     call(
-                        getattr(rk, name),
-                        f"{name} {data} {kw}",
                         out,
+                        f"{name} {data} {kw}",
+                        getattr(rk, name),
                         y_true,
                         y_score,
                         **kw,
@@ -143,16 +143,18 @@ def load(path):
 
 
 def compare(old, new, old_name, new_name):
-    """Print the differences of new against old; True when there is none."""
+    """Print the differences of new against old; True when there is none.
+
+    Bit for bit: -0.0 and +0.0 differ; NaN equals NaN (any payload)."""
     old_d, new_d = dict(old), dict(new)
     for side, name in ((old, old_name), (new, new_name)):
         if len(dict(side)) != len(side):  # a label twice: a call would go unchecked
             raise ValueError(f"{name} repeats a label")
     differ, worst, n_values, shown = 0, 0.0, 0, []
-    for label in [label for label, _ in new if label not in old_d]:
-        shown.append(f"only in {new_name}: {label}")
-    for label in [label for label, _ in old if label not in new_d]:
-        shown.append(f"only in {old_name}: {label}")
+    only_new = [label for label, _ in new if label not in old_d]
+    only_old = [label for label, _ in old if label not in new_d]
+    shown += [f"only in {new_name}: {label}" for label in only_new]
+    shown += [f"only in {old_name}: {label}" for label in only_old]
     for label, b in new:
         if label not in old_d:
             continue
@@ -162,17 +164,20 @@ def compare(old, new, old_name, new_name):
             differ += b.size
             shown.append(f"{label}: {a.size} values, now {b.size}")
             continue
-        same = (a == b) | (np.isnan(a) & np.isnan(b))
+        nan = np.isnan(a) & np.isnan(b)
+        same = (a.view(np.uint64) == b.view(np.uint64)) | nan
         if not same.all():
             differ += int((~same).sum())
             rel = np.abs(a - b)[~same] / np.maximum(np.abs(a[~same]), 1e-300)
-            worst = max(
-                worst, float(np.nanmax(rel)) if np.isfinite(rel).any() else np.inf
-            )
+            finite = rel[np.isfinite(rel)]
+            worst = max(worst, float(finite.max()) if finite.size else np.inf)
             shown.append(f"{label}: {int((~same).sum())} of {b.size} differ")
+    refused = sum(" raises " in label for label, _ in new)
     print(
-        f"{n_values} values of {len(new)} calls: {differ} differ "
-        f"({new_name} against {old_name}); largest relative difference {worst:.3g}"
+        f"{n_values} values of {len(new)} calls ({refused} of them refusals, compared "
+        f"by message): {differ} differ, {len(only_new) + len(only_old)} calls on one "
+        f"side only ({new_name} against {old_name}); largest relative difference "
+        f"{worst:.3g}"
     )
     for line in shown[:20]:
         print("  " + line)
@@ -184,12 +189,13 @@ def compare(old, new, old_name, new_name):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "other", nargs="?", help="another checkout, its extension built"
+        "other",
+        nargs="?",
+        metavar="OTHER_TREE",
+        help="another checkout, built in place",
     )
-    parser.add_argument("--save", help="save this checkout's values to FILE (.npz)")
-    parser.add_argument(
-        "--against", help="compare this checkout with values saved to FILE"
-    )
+    parser.add_argument("--save", metavar="FILE", help="save this checkout's values")
+    parser.add_argument("--against", metavar="FILE", help="compare with saved values")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -199,6 +205,18 @@ def main(argv=None):
         return 0
     if sum(x is not None for x in (args.other, args.save, args.against)) != 1:
         parser.error("give one of OTHER_TREE, --save FILE, --against FILE")
+    # What can be checked before the calls (a minute or two a build) is.
+    if args.against and not os.path.isfile(args.against):
+        parser.error(f"--against: no file {args.against}")
+    if args.save and not os.access(
+        os.path.dirname(os.path.abspath(args.save)), os.W_OK
+    ):
+        parser.error(f"--save: cannot write in the folder of {args.save}")
+    trees = [THIS_TREE] + ([check_other(args.other)] if args.other else [])
+    for tree in trees:
+        warning = stale(tree)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -212,8 +230,8 @@ def main(argv=None):
             old, old_name = load(args.against), args.against
         else:
             theirs = os.path.join(tmp, "other.npz")
-            run_child("values.py", args.other, ["--out", theirs])
-            old, old_name = load(theirs), describe(args.other)
+            run_child("values.py", trees[1], ["--out", theirs])
+            old, old_name = load(theirs), describe(trees[1])
         return 0 if compare(old, load(mine), old_name, describe(THIS_TREE)) else 1
 
 

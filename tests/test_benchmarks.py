@@ -5,6 +5,7 @@ every figure it shows; a measure that refuses an input there must show as a
 refusal in the table, not end the run.
 """
 
+import importlib.machinery
 import importlib.util
 from pathlib import Path
 
@@ -48,15 +49,18 @@ def bench_tools():
     sys.path.insert(0, str(BENCHMARKS))
     try:
         import ab
+        import builds
         import values
 
-        yield ab, values
+        yield ab, values, builds
     finally:
         sys.path.remove(str(BENCHMARKS))
+        for name in ("ab", "values", "builds", "run"):
+            sys.modules.pop(name, None)
 
 
 def test_ab_keywords_parse_literals_and_words(bench_tools):
-    ab, _ = bench_tools
+    ab, _, _ = bench_tools
     assert ab.keywords(["k=10", "ignore_ties=True", "k2=(1, 5)", "average=micro"]) == {
         "k": 10,
         "ignore_ties": True,
@@ -70,32 +74,38 @@ def test_ab_keywords_parse_literals_and_words(bench_tools):
 def test_values_compare_finds_every_kind_of_difference(bench_tools, capsys):
     import numpy as np
 
-    _, values = bench_tools
+    _, values, _ = bench_tools
     old = [
         ("a", np.array([1.0, np.nan])),
         ("b", np.array([2.0])),
         ("c", np.array([3.0])),
+        ("z", np.array([0.0])),
     ]
     assert values.compare(old, [(k, v.copy()) for k, v in old], "old", "new")
-    assert "0 differ" in capsys.readouterr().out
+    assert "0 differ, 0 calls on one side only" in capsys.readouterr().out
     changed = [
         ("a", np.array([1.0, np.nan])),
         ("b", np.array([2.0 + 4e-16])),
         ("d", np.zeros(1)),
+        ("z", np.array([-0.0])),  # equal as floats, not bit for bit
     ]
     assert not values.compare(old, changed, "old", "new")
     out = capsys.readouterr().out
-    assert "1 differ" in out
+    assert "2 differ, 2 calls on one side only" in out
     assert "b: 1 of 1 differ" in out
+    assert "z: 1 of 1 differ" in out
     assert "only in new: d" in out
     assert "only in old: c" in out
     assert "largest relative difference 2.22e-16" in out  # (one ulp of 2.0: 2**-52)
+    # A call on one side only fails the comparison on its own.
+    assert not values.compare(old, old[:-1], "old", "new")
+    assert "0 differ, 1 calls on one side only" in capsys.readouterr().out
 
 
 def test_values_compare_refuses_a_repeated_label(bench_tools):
     import numpy as np
 
-    _, values = bench_tools
+    _, values, _ = bench_tools
     twice = [("a", np.zeros(1)), ("a", np.ones(1))]
     with pytest.raises(ValueError, match="repeats a label"):
         values.compare([("a", np.zeros(1))], twice, "old", "new")
@@ -104,9 +114,9 @@ def test_values_compare_refuses_a_repeated_label(bench_tools):
 def test_values_saved_and_loaded_alike(bench_tools, tmp_path):
     import numpy as np
 
-    _, values = bench_tools
+    _, values, _ = bench_tools
     got = [
-        ("x raises ValueError", np.array([np.nan])),
+        ("x raises ValueError: no", np.array([np.nan])),
         ("y", np.arange(3.0)),
         ("z", np.ones(0)),
     ]
@@ -117,27 +127,74 @@ def test_values_saved_and_loaded_alike(bench_tools, tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.skipif(
-    not list((TREE / "sklearn_rankk" / "_core").glob("_kernel*.so"))
-    and not list((TREE / "sklearn_rankk" / "_core").glob("_kernel*.pyd")),
+def test_values_collect_covers_the_whole_ranking_and_refusals(bench_tools):
+    import sklearn_rankk as rk
+
+    _, values, _ = bench_tools
+    got = values.collect(rk, shapes=[(3, 12, 1, 0.3, False)])
+    labels = [label for label, _ in got]
+    assert len(set(labels)) == len(labels)
+    for name in ("ndcg", "precision", "map"):
+        assert any(
+            label.startswith(f"{name} ") and "'k': None" in label for label in labels
+        )
+    assert any("ranking_report" in label for label in labels)
+    # A call that raises is kept, with its exception's name and message.
+    refused = [label for label in labels if " raises " in label]
+    assert all(": " in label.split(" raises ")[1] for label in refused)
+
+
+def test_builds_refuse_what_is_not_another_checkout(bench_tools, tmp_path):
+    _, _, builds = bench_tools
+    with pytest.raises(SystemExit, match="not a checkout of sklearn_rankk"):
+        builds.check_other(tmp_path)
+    with pytest.raises(SystemExit, match="is this checkout"):
+        builds.check_other(TREE)
+    (tmp_path / "sklearn_rankk" / "_core").mkdir(parents=True)
+    (tmp_path / "sklearn_rankk" / "__init__.py").write_text("")
+    assert builds.check_other(tmp_path) == str(tmp_path)
+    assert "no kernel built in place" in builds.stale(str(tmp_path))
+
+
+BUILT_IN_PLACE = pytest.mark.skipif(
+    not any(
+        (TREE / "sklearn_rankk" / "_core" / f"_kernel{suffix}").exists()
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    ),
     reason="no extension built in place in the checkout (an installed one is no tree)",
 )
-def test_ab_runs_a_tree_against_itself(bench_tools, capsys):
-    ab, _ = bench_tools
+
+
+@BUILT_IN_PLACE
+def test_ab_times_two_builds(bench_tools, tmp_path, capsys):
+    import re
+    import shutil
+
+    ab, _, _ = bench_tools
+    other = tmp_path / "other"
+    shutil.copytree(TREE / "sklearn_rankk", other / "sklearn_rankk")
     ab.main(
-        [
-            str(TREE),
-            "precision_at_k_score",
-            "--kw",
-            "k=5",
-            "--quick",
-            "--runs",
-            "1",
-            "--rounds",
-            "1",
-        ]
+        [str(other), "precision_at_k_score", "--quick", "--runs", "1", "--rounds", "2"]
     )
     out = capsys.readouterr().out
-    assert "precision_at_k_score(k=5) on W1" in out
-    assert out.count("| ") >= 4  # the header and a line per build
-    assert "this checkout / the other:" in out
+    assert "precision_at_k_score(the workload's k) on W1" in out
+    rows = re.findall(
+        r"^\| (\S+)(?: \(this checkout\))? \| [\d.]+ \| [\d.]+ \| [\d.]+ \|", out, re.M
+    )
+    assert len(rows) == 2, out
+    assert re.search(
+        r"this checkout / the other: [\d.]+ in time, [\d.]+ in ratio to F", out
+    )
+
+
+@BUILT_IN_PLACE
+def test_ab_reports_a_missing_function_in_one_line(bench_tools, tmp_path):
+    import shutil
+
+    ab, _, _ = bench_tools
+    other = tmp_path / "other"
+    shutil.copytree(TREE / "sklearn_rankk", other / "sklearn_rankk")
+    with pytest.raises(SystemExit, match="has no function 'ndcg_score_at_k'"):
+        ab.main(
+            [str(other), "ndcg_score_at_k", "--quick", "--runs", "1", "--rounds", "1"]
+        )
