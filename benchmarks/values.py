@@ -4,12 +4,13 @@ Run: ``python benchmarks/values.py OTHER_TREE`` (another checkout with its
 extension built in place, see builds.py), or ``--save FILE`` then, after a
 change, ``--against FILE``. A kernel change that should not move a value
 is checked this way: every public metric of the registry on dense and CSR
-relevance, float64 and float32 scores rounded to one or two decimals (tie
-groups of every size) or not, -inf scores, both tie modes, at two cut-offs
-and over the whole ranking; and ``ranking_report`` and the set cut-offs at
-cut-offs inside and past the tie groups, on graded and fractional
-relevance. A call that raises is recorded by its exception's name and
-message, so a refusal that changes shows too. About a minute a build.
+relevance, float64 and float32 scores rounded to one, two or three
+decimals (tie groups of every size) or not, -inf scores, unjudged items
+(grade -1), both tie modes, at two cut-offs and over the whole ranking;
+and ``ranking_report`` and the set cut-offs at cut-offs inside and past
+the tie groups, on graded and fractional relevance. A call that raises is
+recorded by its exception's name and message, so a refusal that changes
+shows too. A minute or two a build.
 
 Printed: how many values differ, bit for bit (-0.0 is not +0.0; NaN
 equals NaN), the largest relative difference, the calls on one side only,
@@ -29,13 +30,17 @@ import numpy as np
 from builds import THIS_TREE, check_other, describe, run_child, stale, use_tree
 
 SHAPES = [
-    # rows, items, decimals of the scores, share of graded items, fractional grades
-    (200, 300, 1, 0.05, False),
-    (200, 60, 2, 0.2, False),
-    (100, 40, None, 0.1, False),
-    (50, 500, 1, 0.3, False),
-    (100, 1000, 1, 0.1, True),
-    (100, 2000, 1, 0.02, False),
+    # rows, items, decimals of the scores, share of graded items, fractional
+    # grades, share of unjudged items (grade -1: bpref, infAP, AUC tell them)
+    (200, 300, 1, 0.05, False, 0.0),
+    (200, 60, 2, 0.2, False, 0.0),
+    (100, 40, None, 0.1, False, 0.0),
+    (50, 500, 1, 0.3, False, 0.0),
+    (100, 1000, 1, 0.1, True, 0.0),
+    (100, 2000, 1, 0.02, False, 0.0),
+    (200, 300, None, 0.2, False, 0.05),
+    (100, 2000, 3, 0.1, False, 0.05),
+    (60, 500, 2, 0.3, False, 0.05),
 ]
 
 
@@ -44,15 +49,18 @@ def inputs(shapes=SHAPES):
     import scipy.sparse as sp
 
     rng = np.random.default_rng(11)
-    for n, m, decimals, share, fractional in shapes:
+    for n, m, decimals, share, fractional, unjudged in shapes:
         y_score = rng.random((n, m))
         if decimals is not None:
             y_score = np.round(y_score, decimals)
         y_true = rng.integers(0, 5, size=(n, m)) * (rng.random((n, m)) < share)
         if fractional:
             y_true = y_true * rng.random((n, m)) * 1.7
+        if unjudged:
+            y_true[rng.random((n, m)) < unjudged] = -1
         y_score[rng.random((n, m)) < 0.01] = -np.inf
         name = f"{n}x{m},dec={decimals},share={share}" + (",frac" if fractional else "")
+        name += f",unjudged={unjudged}" if unjudged else ""
         yield name + ",dense", y_true, y_score
         yield name + ",csr,f32", sp.csr_matrix(y_true), y_score.astype(np.float32)
 

@@ -131,7 +131,7 @@ def test_values_collect_covers_the_whole_ranking_and_refusals(bench_tools):
     import sklearn_rankk as rk
 
     _, values, _ = bench_tools
-    got = values.collect(rk, shapes=[(3, 12, 1, 0.3, False)])
+    got = values.collect(rk, shapes=[(3, 12, 1, 0.3, False, 0.1)])
     labels = [label for label, _ in got]
     assert len(set(labels)) == len(labels)
     for name in ("ndcg", "precision", "map"):
@@ -139,6 +139,9 @@ def test_values_collect_covers_the_whole_ranking_and_refusals(bench_tools):
             label.startswith(f"{name} ") and "'k': None" in label for label in labels
         )
     assert any("ranking_report" in label for label in labels)
+    assert any(
+        label.startswith("bpref ") and "unjudged=0.1" in label for label in labels
+    )
     # A call that raises is kept, with its exception's name and message.
     refused = [label for label in labels if " raises " in label]
     assert all(": " in label.split(" raises ")[1] for label in refused)
