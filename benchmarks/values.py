@@ -8,9 +8,11 @@ relevance, float64 and float32 scores rounded to one, two or three
 decimals (tie groups of every size) or not, -inf scores, unjudged items
 (grade -1), both tie modes, at two cut-offs and over the whole ranking;
 and ``ranking_report`` and the set cut-offs at cut-offs inside and past
-the tie groups, on graded and fractional relevance. A call that raises is
-recorded by its exception's name and message, so a refusal that changes
-shows too. A minute or two a build.
+the tie groups, on graded and fractional relevance; nDCG, DCG and the
+ideal DCG over integer dtypes, grade ranges and thresholds (the ideal
+ranking counted by level). A call that raises is recorded by its
+exception's name and message, so a refusal that changes shows too. A
+minute or two a build.
 
 Printed: how many values differ, bit for bit (-0.0 is not +0.0; NaN
 equals NaN), the largest relative difference, the calls on one side only,
@@ -133,7 +135,43 @@ def collect(rk, shapes=SHAPES):
                         y_score,
                         **kw,
                     )
+    levels(rk, out)
     return out
+
+
+def levels(rk, out):
+    """The ideal ranking's grades (counted by level in the grade pass where
+    they fit): nDCG, DCG and the ideal DCG over integer dtypes, grade
+    ranges, relevance thresholds and cut-offs, into out."""
+    rng = np.random.default_rng(7)
+    y_score = np.round(rng.random((60, 300)), 1)
+    for dtype in (np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64):
+        for top in (2, 6, 40, 127):
+            for negative in (False, True) if np.dtype(dtype).kind == "i" else (False,):
+                low = -2 if negative else 0
+                drawn = rng.random((60, 300)) < 0.2
+                y_true = (rng.integers(low, top, size=(60, 300)) * drawn).astype(dtype)
+                data = f"levels {np.dtype(dtype).name} [{low}, {top})"
+                for name in (
+                    "ndcg_at_k_score",
+                    "dcg_at_k_score",
+                    "ideal_dcg_at_k_score",
+                ):
+                    gains = (
+                        ("linear",)
+                        if name.startswith("ideal")
+                        else ("linear", "exponential")
+                    )
+                    for threshold in (0, 2, 120):
+                        for k in (1, 10, 300):
+                            for gain in gains:
+                                kw = {"k": k, "relevance_threshold": threshold}
+                                kw.update(average=None, zero_division=0)
+                                if gain != "linear":
+                                    kw["gain"] = gain
+                                fn = getattr(rk, name)
+                                label = f"{name} {data} {kw}"
+                                call(out, label, fn, y_true, y_score, **kw)
 
 
 def save(path, collected):

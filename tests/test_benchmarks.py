@@ -142,6 +142,9 @@ def test_values_collect_covers_the_whole_ranking_and_refusals(bench_tools):
     assert any(
         label.startswith("bpref ") and "unjudged=0.1" in label for label in labels
     )
+    assert any(
+        label.startswith("ideal_dcg_at_k_score levels uint64") for label in labels
+    )
     # A call that raises is kept, with its exception's name and message.
     refused = [label for label in labels if " raises " in label]
     assert all(": " in label.split(" raises ")[1] for label in refused)
