@@ -354,6 +354,56 @@ def test_set_cutoffs_below_the_ordered_depth_at_scale(
         )
 
 
+@pytest.mark.parametrize("ignore_ties", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_top_k_where_the_guessed_threshold_misses(ignore_ties, dtype):
+    """The top-k metrics alone (no set cut-off deeper than k), on rows of
+    1000 items whose threshold, guessed from the rows before (a moving
+    average), is far off: runs of alike rows, then a row at a level far
+    below them (too few candidates: the row is read again below the guess,
+    down to the candidates' spread, then to -inf), a row far above (every
+    item a candidate: the buffer is cut back as it fills), rows of a few
+    top scores over a flat rest, rows tied whole, and rows with fewer than k
+    retrieved items. Against the numpy engine."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for i in range(90):
+        kind = i % 9
+        row = np.round(rng.random(1000), 2 if i % 2 else 6)
+        if kind == 4:
+            row -= 50.0  # far below the rows before
+        elif kind == 5:
+            row += 80.0  # far above
+        elif kind == 6:
+            row[:] = 0.5
+            row[rng.choice(1000, 3, replace=False)] = 9.0  # three, then a flat rest
+        elif kind == 7:
+            row[:] = 1.0  # tied whole
+        elif kind == 8:
+            row[rng.permutation(1000)[6:]] = -np.inf  # six retrieved
+        rows.append(row)
+    scores = np.array(rows).astype(dtype)
+    y = rng.integers(1, 4, scores.shape) * (rng.random(scores.shape) < 0.05)
+    names = ["precision@10", "ndcg@10", "mrr@10", "map@10", "hit@1", "precision@1"]
+    names += ["dcg@20", "recall@3", "f1@10"]
+    from sklearn_rankk import get_scorer
+    from sklearn_rankk._core import engine
+
+    scorer = get_scorer(names, zero_division=0.0, ignore_ties=ignore_ties)
+    rows = engine.row_values(scorer.requests, y, scores, **scorer.options)
+    for name, request, values in zip(names, scorer.requests, rows.values):
+        expected, _ = reference_values(
+            request.metric.name,
+            y,
+            scores.astype(np.float64),
+            k=request.k,
+            params=request.options,
+            ignore_ties=ignore_ties,
+            threshold=0,
+        )
+        np.testing.assert_allclose(values, expected, rtol=RTOL, atol=ATOL, err_msg=name)
+
+
 def test_threads_follow_threadpoolctl_and_the_explicit_setting():
     with threadpool_limits(limits=1, user_api="openmp"):
         assert n_threads() == 1

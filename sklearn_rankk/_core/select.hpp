@@ -61,6 +61,83 @@ inline void sift_up(double *hv, int64_t *hj, int64_t i) {
 inline uint64_t reach32(const double *s, double worst) { return rankk_reach32_f64(s, worst); }
 inline uint64_t reach32(const float *s, double worst) { return rankk_reach32_f32(s, worst); }
 
+/* select_top's scan: the columns of the items of s reaching t (or NaN),
+ * 32 at a time from column j, appended to ix[n..), while j + 32 <= m and
+ * fewer than `room` are listed (checked after each chunk); returns the next
+ * j. The AVX2 copy compares 4 doubles or 8 floats a vector where SSE2 takes
+ * 2 or 4 (gcc's AVX2 intrinsics, called where the CPU has them, as in
+ * few_keys.hpp): the same bits. */
+template <class S>
+int64_t list_reaching(const S *s, int64_t m, int64_t j, double t, int64_t *ix, size_t &n,
+                      size_t room) {
+    size_t q = n;  // (in a register: ix could alias n)
+    while (j + 32 <= m) {
+        uint64_t mask = reach32(s + j, t);
+        while (mask) {
+            ix[q++] = j + rankk_ctz64(mask);
+            mask &= mask - 1;
+        }
+        j += 32;
+        if (q >= room) break;
+    }
+    n = q;
+    return j;
+}
+
+// (RANKK_NO_AVX2_SCAN: CI's serial kernel, so that the SSE2 scan is tested too)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
+    !defined(RANKK_NO_AVX2_SCAN)
+#include <immintrin.h>
+#define RANKK_SCAN_AVX2 1
+
+/* The bits of the 32 comparisons, with no early exit (most chunks of a row
+ * hold a candidate when about 2K of its items are). */
+__attribute__((target("avx2"))) inline uint64_t reach32_avx2(const double *s, double worst) {
+    const __m256d w = _mm256_set1_pd(worst);
+    uint64_t mask = 0;
+    for (int i = 0; i < 8; ++i) {
+        const __m256d c = _mm256_cmp_pd(_mm256_loadu_pd(s + 4 * i), w, _CMP_NLT_UQ);  // NaN: set
+        mask |= (uint64_t)_mm256_movemask_pd(c) << (4 * i);
+    }
+    return mask;
+}
+
+__attribute__((target("avx2"))) inline uint64_t reach32_avx2(const float *s, double worst) {
+    const __m256 w = _mm256_set1_ps((float)worst);  // (a kept score: exactly a float)
+    uint64_t mask = 0;
+    for (int i = 0; i < 4; ++i) {
+        const __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(s + 8 * i), w, _CMP_NLT_UQ);
+        mask |= (uint64_t)_mm256_movemask_ps(c) << (8 * i);
+    }
+    return mask;
+}
+
+/* The hits' columns are written four at a time whatever their number (the
+ * writes past the hits are overwritten later: ix has 32 slots to spare),
+ * then the rest, if any: a chunk costs no branch on its number of hits.
+ * tzcnt of 0 is 64. */
+template <class S>
+__attribute__((target("avx2,bmi,popcnt"))) int64_t list_reaching_avx2(
+    const S *s, int64_t m, int64_t j, double t, int64_t *ix, size_t &n, size_t room) {
+    size_t q = n;  // (in a register: ix could alias n)
+    while (j + 32 <= m) {
+        uint64_t mask = reach32_avx2(s + j, t);
+        const size_t hits = (size_t)_mm_popcnt_u64(mask);
+        int64_t *o = ix + q;
+        for (int u = 0; u < 4; ++u) {
+            o[u] = j + (int64_t)_tzcnt_u64(mask);
+            mask = _blsr_u64(mask);
+        }
+        for (o += 4; mask; mask = _blsr_u64(mask)) *o++ = j + (int64_t)_tzcnt_u64(mask);
+        q += hits;
+        j += 32;
+        if (q >= room) break;
+    }
+    n = q;
+    return j;
+}
+#endif
+
 constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
 
 /* Streaming selection (the fallback of select_top): the best K items of the
@@ -281,28 +358,46 @@ inline double kth_largest(Scratch &sc, int64_t k) {
 }
 
 /* A threshold that about `want` items of the next row should reach, if it
- * is like the previous one: the previous row's want-th best score when it
- * kept that many, else its lowest kept score when at least `need` items of
- * it reached that, else -inf. The candidates kept: 3K + 8 for the K ranks
- * selected; c + c/4 + 16 when they must also reach a deeper set cut-off c
- * (on W1, c = |R| ~ 30, margins from 8 to c + 8 measured within 1% of one
- * another; select_top reads the row again when too few reach the guess, so
- * the margin grows with c, as the spread of the count does). Tried: below
- * the lowest by the mean gap for each item missing, which keeps the count
- * from drifting down to a shortfall (a second read, then a whole row as
- * candidates: about 3% of W1's nDCG@10); no faster, as the rows whose
- * candidates are ranked by counting (column_order_ranks) then have more.
- * With that ranking, 2K + 8 against 3K + 8 moved W1/W3/W4's nDCG@10 and
- * report by -6% to +5%, inside the noise (alternated runs, 10,000 rows). */
-inline int64_t guess_rank(int64_t K) { return 3 * K + 8; }
+ * is like the rows before: an estimate of the previous row's want-th best
+ * score (that score when it kept that many candidates, else their lowest
+ * lowered by their mean gap for each item missing), averaged with the
+ * earlier rows' (a moving average, 1/4 to the newest); -inf for the first
+ * row. The candidates kept: K + K/2 + 8 for the K ranks selected; c + c/4 +
+ * 16 when they must also reach a deeper set cut-off c. A row reached by
+ * fewer than it needs (K, or c) is read again below the threshold
+ * (collect_between: the row is in cache by then).
+ *
+ * Before (up to the twenty-first session): the previous row's (3K + 8)-th
+ * score, else its lowest kept one, with no average. Its count drifted down
+ * from row to row (the lowest kept score of a row short of 3K + 8 keeps
+ * about as many), to a shortfall, served by streaming the row again, after
+ * which the next row took every item as a candidate: on W1 at K = 10, 431
+ * streamed rows and 866 compactions a call, 25 candidates a row on average,
+ * ranked by counting (O(n^2)). Now about 23 a row, the count held there by
+ * the average, and a shortfall costs a read of the row in cache: W1's
+ * precision@10 from 16.7 to about 11 ms, nDCG@10 from 19.5 to 15 ms (with
+ * the scan of list_reaching_avx2; F = 9.5 ms; docs/benchmarks.md). */
+inline int64_t guess_rank(int64_t K) { return K + K / 2 + 8; }
 inline int64_t set_rank(int64_t c) { return c + c / 4 + 16; }
 
-inline double next_guess(Scratch &sc, int64_t want, int64_t need) {
+inline double next_guess(Scratch &sc, int64_t want) {
     const int64_t n = (int64_t)sc.prev.size();
-    if (n >= want) return kth_largest(sc, want);
-    if (n < need || n == 0) return -INFINITY;
-    prev_ends(sc);
-    return sc.prev_lo;
+    if (n == 0) return sc.guess_set ? sc.guess : -INFINITY;  // (a row streamed)
+    double e;
+    if (n >= want) {
+        e = kth_largest(sc, want);
+    } else {
+        prev_ends(sc);
+        e = sc.prev_lo;
+        if (n >= 2 && sc.prev_hi > sc.prev_lo)
+            e -= (sc.prev_hi - sc.prev_lo) / (double)(n - 1) * (double)(want - n);
+    }
+    if (e != e) e = -INFINITY;  // (infinite scores)
+    if (sc.guess_set && std::isfinite(e) && std::isfinite(sc.guess))
+        e = sc.guess + (e - sc.guess) * 0.25;
+    sc.guess = e;
+    sc.guess_set = true;
+    return e;
 }
 
 /* Append to cand the items of s[0..m) whose score is in [lo, hi) (NaN
@@ -544,22 +639,21 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
  * the group straddling D).
  *
  * Method: every item reaching a threshold is appended to a candidate buffer
- * (a SIMD mask finds them; most 32-item chunks hold none), and the buffer is
- * cut back to the best 3K + 8 whenever it fills, raising the threshold. The
- * threshold starts at the previous row's (3K + 8)-th score (rows of one
- * matrix tend to be alike), so a row usually costs one read and about 3K
- * appends (3K + 8 measured fewest instructions per row on W1 and W3 among
- * 2K to 4K + 16; tie groups at the threshold add their size);
- * if the guess was too high (fewer than K candidates), the row is streamed
- * through a sorted buffer or heap instead. Selection over the whole row when
- * K is a large fraction of it.
+ * (a SIMD mask finds them: list_reaching), and the buffer is cut back to
+ * the best K + K/2 + 8 whenever it fills, raising the threshold. The
+ * threshold starts at an estimate of that many items' lowest score from
+ * the rows before (next_guess; rows of one matrix tend to be alike), so a
+ * row usually costs one read and about K + K/2 + 8 appends (tie groups at
+ * the threshold add their size); if the guess was too high (fewer than
+ * `need` candidates), the row is read again below it (collect_between),
+ * down to where the candidates' spread puts that many, then, if still too
+ * few, to -inf; a row with fewer than K items that are not NaN is then
+ * streamed through a sorted buffer or heap (stream_top). Selection over
+ * the whole row when K is a large fraction of it.
  *
  * need >= K: the depth the candidates must also reach, for set cut-offs
  * deeper than K (set_cut; need * 8 >= m: the caller passes K = need). The
- * buffer then keeps max(3K + 8, set_rank(need)), and when the guess leaves
- * fewer than `need` candidates, the row is read again for the items below
- * the threshold (collect_between), down to where the candidates' spread
- * puts that many, then, if still too few, to -inf. At the end of the
+ * buffer then keeps max(K + K/2 + 8, set_rank(need)). At the end of the
  * candidate path the buffer holds every item whose score reaches the final
  * threshold (appends take those reaching it; a cut keeps all tied with its
  * last), so the first `need` ranks, with every tie group they touch, are
@@ -576,7 +670,11 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         const int64_t keep = deep ? std::max(guess_rank(K), set_rank(need)) : guess_rank(K);
         // (A set cut-off takes any previous candidates' guess: a shortfall
         // costs a second read, not the streaming fallback.)
-        double t = next_guess(sc, keep, deep ? 1 : K);
+        // (A score of type S, so that the SIMD comparison, in S, and the
+        // scalar one agree.)
+        double t = next_guess(sc, keep);
+        if (t > -INFINITY)
+            t = t >= (double)std::numeric_limits<S>::lowest() ? (double)(S)t : -INFINITY;
         cand.clear();
         size_t cap = (size_t)std::max<int64_t>(128, 3 * keep);
         uint64_t nanbits = 0;
@@ -605,13 +703,19 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             cand.resize(base + w);
             n_idx = 0;
         };
+#ifdef RANKK_SCAN_AVX2
+        const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
         int64_t j = 0;
-        for (; j + 32 <= m; j += 32) {
-            uint64_t mask = reach32(s + j, t);
-            while (mask) {
-                ix[n_idx++] = j + rankk_ctz64(mask);
-                mask &= mask - 1;
-            }
+        while (j + 32 <= m) {
+            // (cand holds fewer than cap here: a compaction that leaves over
+            // half of it doubles cap)
+            const size_t room = cap - std::min(cand.size(), cap - 1);
+#ifdef RANKK_SCAN_AVX2
+            if (avx2) j = list_reaching_avx2(s, m, j, t, ix, n_idx, room);
+            else
+#endif
+                j = list_reaching(s, m, j, t, ix, n_idx, room);
             if (cand.size() + n_idx >= cap) {
                 flush();  // (ix then holds at most cap + 32 hits: NaN ones too)
                 if (cand.size() >= cap) {
@@ -632,8 +736,9 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             else if (v >= t) cand.emplace_back(v, j);
         }
         if (nanbits) nan = true;
-        if (deep && (int64_t)cand.size() < need) {
-            /* Too few for the set cut-off: read the row again for the items
+        if ((int64_t)cand.size() < need) {
+            /* Too few for the K ranks or the set cut-off (need >= K): read
+             * the row again (in cache by now) for the items
              * below the threshold, down to where the candidates' spread
              * (their mean gap) puts rank `keep`, then, if still too few, to
              * -inf. A threshold is a score of type S, so that the SIMD
