@@ -5,7 +5,8 @@ Run: ``python benchmarks/ab.py OTHER_TREE CALL [--workload W4] [--kw k=10]
 extension built in place (see builds.py), CALL a public function of
 sklearn_rankk called as ``CALL(y_true, y_score, k=<the workload's k>,
 **kw)`` on one of run.py's workloads W1-W4 (the same data for both builds:
-this checkout's run.py makes it), one thread. ``--kw k=None`` drops k.
+this checkout's run.py makes it), one thread. ``--kw k=None``: the whole
+ranking; a function that takes no k is called without one.
 
 Each round runs both builds, each in a fresh process that makes the
 workload and times the floor F (run.py's numpy read of the inputs) and the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import inspect
 import json
 import os
 import sys
@@ -57,9 +59,10 @@ def child(tree, call, workload, kw, runs, quick):
     from run import floor, workloads
 
     (_, _, y_true, y_score, k) = next(workloads(quick, only=workload))
-    kw = {"k": k, **kw}
-    if kw["k"] is None:
-        del kw["k"]
+    # The workload's k unless given (k=None: the whole ranking), where the
+    # function takes a k at all.
+    if "k" in inspect.signature(fn).parameters:
+        kw = {"k": k, **kw}
     best_f, best_call = float("inf"), float("inf")
     with rk.num_threads(1):
         fn(y_true, y_score, **kw)  # (first call: imports, caches)
@@ -70,7 +73,8 @@ def child(tree, call, workload, kw, runs, quick):
             t = time.perf_counter()
             fn(y_true, y_score, **kw)
             best_call = min(best_call, time.perf_counter() - t)
-    print(json.dumps({"F": best_f, "call": best_call}))
+    called = ", ".join(f"{name}={value!r}" for name, value in kw.items())
+    print(json.dumps({"F": best_f, "call": best_call, "called": called}))
 
 
 def main(argv=None):
@@ -112,7 +116,7 @@ def main(argv=None):
     for r in range(args.rounds):
         for tree in trees if r % 2 == 0 else trees[::-1]:  # ABBA
             got[tree].append(run_child("ab.py", tree, passed))
-    shown = ", ".join(f"{k}={v!r}" for k, v in kw.items()) or "the workload's k"
+    shown = got[THIS_TREE][0]["called"]  # (as called: the workload's k added)
     print(
         f"{args.call}({shown}) on {args.workload}, one thread; "
         f"the fastest of {args.runs * args.rounds} runs each ({args.rounds} processes, "

@@ -183,7 +183,7 @@ def test_ab_times_two_builds(bench_tools, tmp_path, capsys):
         [str(other), "precision_at_k_score", "--quick", "--runs", "1", "--rounds", "2"]
     )
     out = capsys.readouterr().out
-    assert "precision_at_k_score(the workload's k) on W1" in out
+    assert "precision_at_k_score(k=10) on W1" in out
     rows = re.findall(
         r"^\| (\S+)(?: \(this checkout\))? \| [\d.]+ \| [\d.]+ \| [\d.]+ \|", out, re.M
     )

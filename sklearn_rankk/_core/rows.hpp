@@ -468,6 +468,88 @@ RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
     for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
 }
 
+// (RANKK_NO_AVX2_SCAN: CI's serial kernel, so that the portable loops are tested too)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
+    !defined(RANKK_NO_AVX2_SCAN)
+#include <immintrin.h>
+#define RANKK_NONZERO_AVX2 1
+
+// The relevance types list_nonzero_avx2 reads (2-byte ones take the flags).
+template <class R>
+constexpr bool nonzero_avx2_type = sizeof(R) == 8 || sizeof(R) == 4 || sizeof(R) == 1;
+
+// Bit i: y[i] is not 0 (NaN: not 0; -0.0 is 0), for i < 64.
+template <class R>
+__attribute__((target("avx2"))) inline uint64_t nonzero_mask64(const R *y) {
+    uint64_t bits = 0;
+    if constexpr (std::is_same<R, double>::value) {
+        for (int i = 0; i < 16; ++i) {
+            const __m256d c =
+                _mm256_cmp_pd(_mm256_loadu_pd(y + 4 * i), _mm256_setzero_pd(), _CMP_NEQ_UQ);
+            bits |= (uint64_t)_mm256_movemask_pd(c) << (4 * i);
+        }
+        return bits;
+    } else if constexpr (std::is_same<R, float>::value) {
+        for (int i = 0; i < 8; ++i) {
+            const __m256 c =
+                _mm256_cmp_ps(_mm256_loadu_ps(y + 8 * i), _mm256_setzero_ps(), _CMP_NEQ_UQ);
+            bits |= (uint64_t)_mm256_movemask_ps(c) << (8 * i);
+        }
+        return bits;
+    } else {  // integers: the bits of the items equal to 0, inverted
+        const __m256i z = _mm256_setzero_si256();
+        for (int i = 0; i < (int)sizeof(R) * 2; ++i) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(y + i * (32 / sizeof(R))));
+            if constexpr (sizeof(R) == 8) {
+                const __m256i e = _mm256_cmpeq_epi64(v, z);
+                bits |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(e)) << (4 * i);
+            } else if constexpr (sizeof(R) == 4) {
+                const __m256i e = _mm256_cmpeq_epi32(v, z);
+                bits |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(e)) << (8 * i);
+            } else {
+                const __m256i e = _mm256_cmpeq_epi8(v, z);
+                bits |= (uint64_t)(uint32_t)_mm256_movemask_epi8(e) << (32 * i);
+            }
+        }
+        return ~bits;
+    }
+}
+
+/* The columns of y[0..n) not 0 into idx, in order: their number, or a number
+ * over `most` as soon as it passes it (idx holds most + 64). 64 items a
+ * mask, whose columns are written four at a time whatever their number
+ * (tzcnt of 0 is 64; the writes past them are overwritten or never read),
+ * then the rest: no branch per item or per mask. With pf, the scores of
+ * each 64 items (bytes per_item an item, of `bytes`) are fetched alongside. */
+template <class R>
+__attribute__((target("avx2,bmi,popcnt"))) int64_t list_nonzero_avx2(
+    const R *y, int64_t n, int64_t *idx, int64_t most, const char *pf, size_t per_item,
+    size_t bytes) {
+    int64_t q = 0, j = 0;
+    for (; j + 64 <= n; j += 64) {
+        if (pf)
+            for (size_t o = (size_t)j * per_item; o < std::min(bytes, (size_t)(j + 64) * per_item);
+                 o += 64)
+                rankk_prefetch(pf + o);
+        uint64_t bits = nonzero_mask64(y + j);
+        const int64_t hits = (int64_t)_mm_popcnt_u64(bits);
+        int64_t *o = idx + q;
+        for (int u = 0; u < 4; ++u) {
+            o[u] = j + (int64_t)_tzcnt_u64(bits);
+            bits = _blsr_u64(bits);
+        }
+        for (o += 4; bits; bits = _blsr_u64(bits)) *o++ = j + (int64_t)_tzcnt_u64(bits);
+        q += hits;
+        if (q > most) return q;
+    }
+    for (; j < n; ++j) {
+        idx[q] = j;
+        q += y[j] != (R)0;
+    }
+    return q;
+}
+#endif
+
 /* A dense row read as a CSR row of its items not of grade 0 (the AUC
  * family, the whole-ranking measures of relevant_ranks.hpp: they read a
  * CSR row's stored items only; its other items have grade 0, judged, and
@@ -501,6 +583,21 @@ bool dense_as_sparse(const Aligned<R> &rel, int64_t m, SparseCopy &w, Sparse &ou
     const char *pf = static_cast<const char *>(prefetch);
     const size_t per_item = bytes / (size_t)std::max<int64_t>(m, 1);
     int64_t n_out = 0;
+#ifdef RANKK_NONZERO_AVX2
+    if constexpr (nonzero_avx2_type<R>) {
+        if (__builtin_cpu_supports("avx2")) {
+            n_out = list_nonzero_avx2<R>(rel.y, m, idx, most, pf, per_item, bytes);
+            if (n_out > most) return false;
+            for (int64_t i = 0; i < n_out; ++i) dat[i] = (double)rel.y[idx[i]];
+            out.indices = idx;
+            out.data = dat;
+            out.a = 0;
+            out.b = n_out;
+            out.t = 0.0;
+            return true;
+        }
+    }
+#endif
     for (int64_t a = 0; a < m; a += CHUNK) {
         const int64_t n = std::min(CHUNK, m - a);
         nonzero_flags<R>(rel.y + a, n, fl);
