@@ -89,6 +89,10 @@ struct RelRanks {
         int64_t j, at;
     };
     std::vector<Ranked> order;
+    // few items in column order: their scores and ranks (column_order_ranks)
+    std::vector<double> item_s;
+    std::vector<int64_t> item_rank;
+    std::vector<std::pair<double, int64_t>> placed;
     std::vector<int32_t> kid;            // each item's key (few_keys)
     std::vector<double> key, kr, kg, kx;  // per key: relevant items, gain sums
     std::vector<double> ky, gy;          // the keys' grades in rank order; a group's first
