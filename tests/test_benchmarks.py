@@ -204,3 +204,28 @@ def test_ab_reports_a_missing_function_in_one_line(bench_tools, tmp_path):
         ab.main(
             [str(other), "ndcg_score_at_k", "--quick", "--runs", "1", "--rounds", "1"]
         )
+
+
+def test_threshold_rules_simulates_each_rule(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "benchmarks_threshold_rules", RUN_PY.parent / "threshold_rules.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--rows", "400"])
+    rows = [
+        line.split("|")[1:-1]
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("| ") and not line.startswith("| rule")
+    ]
+    assert [(r[0].strip(), int(r[1])) for r in rows] == [
+        ("before", 38),
+        ("gap", 38),
+        ("gap", 20),
+        ("average", 20),
+        ("average", 23),
+    ]
+    # Where the rule estimates the wanted rank, a row keeps about that many.
+    for rule, want, mean, _, _ in rows:
+        if rule.strip() != "before":
+            assert abs(float(mean) - int(want)) < 3, (rule, want, mean)
