@@ -63,6 +63,8 @@ def child(tree, call, workload, kw, runs, quick):
     # function takes a k at all.
     if "k" in inspect.signature(fn).parameters:
         kw = {"k": k, **kw}
+    elif kw.get("k", 0) is None:
+        del kw["k"]
     best_f, best_call = float("inf"), float("inf")
     with rk.num_threads(1):
         fn(y_true, y_score, **kw)  # (first call: imports, caches)

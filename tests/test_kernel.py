@@ -364,11 +364,14 @@ def test_top_k_where_the_guessed_threshold_misses(ignore_ties, dtype):
     down to the candidates' spread, then to -inf), a row far above (every
     item a candidate: the buffer is cut back as it fills), rows of a few
     top scores over a flat rest, rows tied whole, and rows with fewer than k
-    retrieved items. Against the numpy engine."""
+    retrieved items, rows of a few items above the guess and the rest far
+    below (read again from where the candidates' spread puts the wanted
+    count). Against the numpy engine; and bit for bit against each row
+    alone and the rows in reverse order (other guesses, other paths)."""
     rng = np.random.default_rng(7)
     rows = []
-    for i in range(90):
-        kind = i % 9
+    for i in range(100):
+        kind = i % 10
         row = np.round(rng.random(1000), 2 if i % 2 else 6)
         if kind == 4:
             row -= 50.0  # far below the rows before
@@ -381,6 +384,9 @@ def test_top_k_where_the_guessed_threshold_misses(ignore_ties, dtype):
             row[:] = 1.0  # tied whole
         elif kind == 8:
             row[rng.permutation(1000)[6:]] = -np.inf  # six retrieved
+        elif kind == 9:  # five above the guess (about 0.98), the rest below 0.5
+            row = rng.random(1000) * 0.5
+            row[rng.choice(1000, 5, replace=False)] = 0.99 + rng.random(5) / 200
         rows.append(row)
     scores = np.array(rows).astype(dtype)
     y = rng.integers(1, 4, scores.shape) * (rng.random(scores.shape) < 0.05)
@@ -402,6 +408,22 @@ def test_top_k_where_the_guessed_threshold_misses(ignore_ties, dtype):
             threshold=0,
         )
         np.testing.assert_allclose(values, expected, rtol=RTOL, atol=ATOL, err_msg=name)
+    alone = np.hstack(  # (values: a row per request, a column per row)
+        [
+            np.asarray(
+                engine.row_values(
+                    scorer.requests, y[i : i + 1], scores[i : i + 1], **scorer.options
+                ).values
+            )
+            for i in range(len(y))
+        ]
+    )
+    reverse = engine.row_values(
+        scorer.requests, y[::-1].copy(), scores[::-1].copy(), **scorer.options
+    ).values
+    together = np.asarray(rows.values)
+    np.testing.assert_array_equal(alone, together)
+    np.testing.assert_array_equal(np.asarray(reverse)[:, ::-1], together)
 
 
 def test_threads_follow_threadpoolctl_and_the_explicit_setting():

@@ -21,6 +21,15 @@
 #include "_simd.h"
 #include "request.hpp"
 
+// dense_as_sparse's AVX2 copy (list_nonzero_avx2), gcc on x86-64; not with
+// RANKK_NO_AVX2_SCAN (CI's serial kernel, so that the portable loop is
+// tested too).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
+    !defined(RANKK_NO_AVX2_SCAN)
+#include <immintrin.h>
+#define RANKK_NONZERO_AVX2 1
+#endif
+
 namespace rankk {
 
 // How an integer grade is compared with the threshold: y > t exactly when
@@ -468,11 +477,7 @@ RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
     for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
 }
 
-// (RANKK_NO_AVX2_SCAN: CI's serial kernel, so that the portable loops are tested too)
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
-    !defined(RANKK_NO_AVX2_SCAN)
-#include <immintrin.h>
-#define RANKK_NONZERO_AVX2 1
+#ifdef RANKK_NONZERO_AVX2
 
 // The relevance types list_nonzero_avx2 reads (2-byte ones take the flags).
 template <class R>
@@ -585,7 +590,11 @@ bool dense_as_sparse(const Aligned<R> &rel, int64_t m, SparseCopy &w, Sparse &ou
     int64_t n_out = 0;
 #ifdef RANKK_NONZERO_AVX2
     if constexpr (nonzero_avx2_type<R>) {
-        if (__builtin_cpu_supports("avx2")) {
+        // (AVX2, BMI1 and POPCNT, asked once)
+        static const bool avx2 = __builtin_cpu_supports("avx2") &&
+                                 __builtin_cpu_supports("bmi") &&
+                                 __builtin_cpu_supports("popcnt");
+        if (avx2) {
             n_out = list_nonzero_avx2<R>(rel.y, m, idx, most, pf, per_item, bytes);
             if (n_out > most) return false;
             for (int64_t i = 0; i < n_out; ++i) dat[i] = (double)rel.y[idx[i]];

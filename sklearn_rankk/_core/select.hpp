@@ -18,6 +18,15 @@
 #include "_simd.h"
 #include "scratch.hpp"
 
+// The scan's AVX2 copy (list_reaching_avx2), gcc on x86-64; not with
+// RANKK_NO_AVX2_SCAN (CI's serial kernel, so that the SSE2 scan is tested
+// too, as on a CPU without AVX2).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
+    !defined(RANKK_NO_AVX2_SCAN)
+#include <immintrin.h>
+#define RANKK_SCAN_AVX2 1
+#endif
+
 namespace rankk {
 
 inline bool worse_exact(double v1, int64_t j1, double v2, int64_t j2) {
@@ -84,11 +93,7 @@ int64_t list_reaching(const S *s, int64_t m, int64_t j, double t, int64_t *ix, s
     return j;
 }
 
-// (RANKK_NO_AVX2_SCAN: CI's serial kernel, so that the SSE2 scan is tested too)
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
-    !defined(RANKK_NO_AVX2_SCAN)
-#include <immintrin.h>
-#define RANKK_SCAN_AVX2 1
+#ifdef RANKK_SCAN_AVX2
 
 /* The bits of the 32 comparisons, with no early exit (most chunks of a row
  * hold a candidate when about 2K of its items are). */
@@ -113,9 +118,18 @@ __attribute__((target("avx2"))) inline uint64_t reach32_avx2(const float *s, dou
 }
 
 /* The hits' columns are written four at a time whatever their number (the
- * writes past the hits are overwritten later: ix has 32 slots to spare),
+ * writes past the hits are overwritten or never read: ix has 32 slots to spare),
  * then the rest, if any: a chunk costs no branch on its number of hits.
  * tzcnt of 0 is 64. */
+// Whether the CPU (and its OS) runs list_reaching_avx2: AVX2, BMI1 and
+// POPCNT (every AVX2 CPU has the other two; a virtual machine may hide
+// them). Asked once.
+inline bool scan_avx2() {
+    static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                           __builtin_cpu_supports("popcnt");
+    return ok;
+}
+
 template <class S>
 __attribute__((target("avx2,bmi,popcnt"))) int64_t list_reaching_avx2(
     const S *s, int64_t m, int64_t j, double t, int64_t *ix, size_t &n, size_t room) {
@@ -394,7 +408,7 @@ inline double next_guess(Scratch &sc, int64_t want) {
         if (n >= 2 && sc.prev_hi > sc.prev_lo)
             e -= (sc.prev_hi - sc.prev_lo) / (double)(n - 1) * (double)(want - n);
     }
-    if (e != e) e = -INFINITY;  // (infinite scores)
+    if (e != e) e = -INFINITY;  // (not expected: a guard)
     if (sc.guess_set && std::isfinite(e) && std::isfinite(sc.guess))
         e = sc.guess + (e - sc.guess) * 0.25;
     sc.guess = e;
@@ -549,7 +563,7 @@ enum TopBy { TOP_NONE, TOP_FIRST, TOP_RANKED };
  *   distinct scores a row) this and kth_largest took R-precision from 56
  *   to 46 ms and the report from 75 to 65 ms (10,000 rows, the fastest of
  *   60 runs each, the two builds alternated).
- * - Else, with few candidates (W1: about 40 for a cut-off of 10), each
+ * - Else, with few candidates (W1: about 23 for a cut-off of 10), each
  *   one's rank is counted (column_order_ranks) and the best K are placed
  *   by rank, which also sorts them: nth_element over the (score, column)
  *   pairs branched on every comparison, at random.
@@ -642,22 +656,23 @@ TopBy top_in_column_order(std::vector<std::pair<double, int64_t>> &cand, int64_t
  *
  * Method: every item reaching a threshold is appended to a candidate buffer
  * (a SIMD mask finds them: list_reaching), and the buffer is cut back to
- * the best K + K/2 + 8 whenever it fills, raising the threshold. The
- * threshold starts at an estimate of that many items' lowest score from
- * the rows before (next_guess; rows of one matrix tend to be alike), so a
- * row usually costs one read and about K + K/2 + 8 appends (tie groups at
- * the threshold add their size); if the guess was too high (fewer than
- * `need` candidates), the row is read again below it (collect_between),
- * down to where the candidates' spread puts that many, then, if still too
- * few, to -inf; a row with fewer than K items that are not NaN is then
+ * the best `keep` (K + K/2 + 8, or more for a deep set cut-off: below)
+ * whenever it fills, raising the threshold. The threshold starts at an
+ * estimate of that many items' lowest score from the rows before
+ * (next_guess; rows of one matrix tend to be alike), so a row usually
+ * costs one read and about `keep` appends (tie groups at the threshold add
+ * their size); if the guess was too high (fewer than `need` candidates),
+ * the row is read again below it (collect_between), down to where the
+ * candidates' spread puts rank `keep`, then, if still too few, to -inf; a
+ * row with fewer than K items that are not NaN is then
  * streamed through a sorted buffer or heap (stream_top). Selection over
  * the whole row when K is a large fraction of it.
  *
  * need >= K: the depth the candidates must also reach, for set cut-offs
  * deeper than K (set_cut; need * 8 >= m: the caller passes K = need). The
  * buffer then keeps max(K + K/2 + 8, set_rank(need) = need + need/8 + 8).
- * At the end of the
- * candidate path the buffer holds every item whose score reaches the final
+ * At the end of the candidate path the buffer holds every item whose score
+ * reaches the final
  * threshold (appends take those reaching it; a cut keeps all tied with its
  * last), so the first `need` ranks, with every tie group they touch, are
  * among them; sc.prev holds their scores. */
@@ -671,8 +686,6 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
     if (need * 8 < m) {
         const bool deep = need > K;
         const int64_t keep = deep ? std::max(guess_rank(K), set_rank(need)) : guess_rank(K);
-        // (A set cut-off takes any previous candidates' guess: a shortfall
-        // costs a second read, not the streaming fallback.)
         // (A score of type S, so that the SIMD comparison, in S, and the
         // scalar one agree.)
         double t = next_guess(sc, keep);
@@ -707,7 +720,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             n_idx = 0;
         };
 #ifdef RANKK_SCAN_AVX2
-        const bool avx2 = __builtin_cpu_supports("avx2");
+        const bool avx2 = scan_avx2();
 #endif
         int64_t j = 0;
         while (j + 32 <= m) {
@@ -739,7 +752,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
             else if (v >= t) cand.emplace_back(v, j);
         }
         if (nanbits) nan = true;
-        if ((int64_t)cand.size() < need) {
+        if ((int64_t)cand.size() < need && t > -INFINITY) {  // (at -inf: every item is in)
             /* Too few for the K ranks or the set cut-off (need >= K): read
              * the row again (in cache by now) for the items
              * below the threshold, down to where the candidates' spread
@@ -765,7 +778,7 @@ int64_t select_top(const S *s, int64_t m, int64_t K, int64_t need, double *ov, i
         }
         // Remember this row's best scores: they set the next row's threshold.
         fill_prev(sc, cand);
-        if ((int64_t)cand.size() < K) {  // the guess was too high
+        if ((int64_t)cand.size() < K) {  // fewer than K scores not NaN
             sc.prev.clear();  // (prev_ends_set: false since the fill)
             listed = false;
             return stream_top<S, LATER>(s, m, K, ov, oj, sc, nan);
