@@ -30,7 +30,7 @@ import os
 import sys
 import time
 
-from builds import THIS_TREE, check_other, describe, run_child, stale, use_tree
+from builds import THIS_TREE, check_other, describe, run_child, use_tree, warn_stale
 
 WORKLOADS = ("W1", "W2", "W3", "W4")
 
@@ -100,10 +100,7 @@ def main(argv=None):
     if args.child:
         return child(args.child, args.call, args.workload, kw, args.runs, args.quick)
     other = check_other(args.other)
-    for tree in (other, THIS_TREE):
-        warning = stale(tree)
-        if warning:
-            print(f"warning: {warning}", file=sys.stderr)
+    warn_stale([other, THIS_TREE])
     trees = [other, THIS_TREE]
     got = {tree: [] for tree in trees}
     passed = [

@@ -71,6 +71,14 @@ def stale(tree):
     return None
 
 
+def warn_stale(trees):
+    """Print stale()'s warning, to stderr, for each of ``trees`` that has one."""
+    for tree in trees:
+        warning = stale(tree)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
+
+
 def use_tree(tree):
     """Import sklearn_rankk from ``tree`` (a checkout) in this process.
 

@@ -29,7 +29,7 @@ import sys
 import warnings
 
 import numpy as np
-from builds import THIS_TREE, check_other, describe, run_child, stale, use_tree
+from builds import THIS_TREE, check_other, describe, run_child, use_tree, warn_stale
 
 SHAPES = [
     # rows, items, decimals of the scores, share of graded items, fractional
@@ -259,10 +259,7 @@ def main(argv=None):
     ):
         parser.error(f"--save: cannot write in the folder of {args.save}")
     trees = [THIS_TREE] + ([check_other(args.other)] if args.other else [])
-    for tree in trees:
-        warning = stale(tree)
-        if warning:
-            print(f"warning: {warning}", file=sys.stderr)
+    warn_stale(trees)
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:

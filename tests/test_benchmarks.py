@@ -150,7 +150,7 @@ def test_values_collect_covers_the_whole_ranking_and_refusals(bench_tools):
     assert all(": " in label.split(" raises ")[1] for label in refused)
 
 
-def test_builds_refuse_what_is_not_another_checkout(bench_tools, tmp_path):
+def test_builds_refuse_what_is_not_another_checkout(bench_tools, tmp_path, capsys):
     _, _, builds = bench_tools
     with pytest.raises(SystemExit, match="not a checkout of sklearn_rankk"):
         builds.check_other(tmp_path)
@@ -160,6 +160,8 @@ def test_builds_refuse_what_is_not_another_checkout(bench_tools, tmp_path):
     (tmp_path / "sklearn_rankk" / "__init__.py").write_text("")
     assert builds.check_other(tmp_path) == str(tmp_path)
     assert "no kernel built in place" in builds.stale(str(tmp_path))
+    builds.warn_stale([str(tmp_path)])
+    assert "warning: " in capsys.readouterr().err
 
 
 BUILT_IN_PLACE = pytest.mark.skipif(
