@@ -33,6 +33,8 @@
  *   rows.hpp             a row's relevance: threshold, gains, judgments, the
  *                        Aligned (dense, segments) and Sparse (CSR) views
  *   scratch.hpp          every per-thread work buffer
+ *   scan.hpp             the items of a row reaching a threshold, and the
+ *                        columns of a mask's bits (SSE2 and AVX2)
  *   select.hpp           the best K items of a row, and its candidates
  *   set_cut.hpp          set cut-offs past them, from the candidates
  *   ties.hpp             the tie groups (one walk), the per-rank view, the

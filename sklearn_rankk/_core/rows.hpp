@@ -20,15 +20,7 @@
 
 #include "_simd.h"
 #include "request.hpp"
-
-// dense_as_sparse's AVX2 copy (list_nonzero_avx2), gcc on x86-64; not with
-// RANKK_NO_AVX2_SCAN (CI's serial kernel, so that the portable loop is
-// tested too).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
-    !defined(RANKK_NO_AVX2_SCAN)
-#include <immintrin.h>
-#define RANKK_NONZERO_AVX2 1
-#endif
+#include "scan.hpp"
 
 namespace rankk {
 
@@ -477,7 +469,7 @@ RANKK_CLONES void nonzero_flags(const R *y, int64_t n, uint8_t *fl) {
     for (int64_t j = 0; j < n; ++j) fl[j] = y[j] != (R)0;
 }
 
-#ifdef RANKK_NONZERO_AVX2
+#ifdef RANKK_SCAN_AVX2
 
 // The relevance types list_nonzero_avx2 reads (2-byte ones take the flags).
 template <class R>
@@ -536,15 +528,7 @@ __attribute__((target("avx2,bmi,popcnt"))) int64_t list_nonzero_avx2(
             for (size_t o = (size_t)j * per_item; o < std::min(bytes, (size_t)(j + 64) * per_item);
                  o += 64)
                 rankk_prefetch(pf + o);
-        uint64_t bits = nonzero_mask64(y + j);
-        const int64_t hits = (int64_t)_mm_popcnt_u64(bits);
-        int64_t *o = idx + q;
-        for (int u = 0; u < 4; ++u) {
-            o[u] = j + (int64_t)_tzcnt_u64(bits);
-            bits = _blsr_u64(bits);
-        }
-        for (o += 4; bits; bits = _blsr_u64(bits)) *o++ = j + (int64_t)_tzcnt_u64(bits);
-        q += hits;
+        q += list_bits_avx2(nonzero_mask64(y + j), j, idx + q);
         if (q > most) return q;
     }
     for (; j < n; ++j) {
@@ -588,13 +572,9 @@ bool dense_as_sparse(const Aligned<R> &rel, int64_t m, SparseCopy &w, Sparse &ou
     const char *pf = static_cast<const char *>(prefetch);
     const size_t per_item = bytes / (size_t)std::max<int64_t>(m, 1);
     int64_t n_out = 0;
-#ifdef RANKK_NONZERO_AVX2
+#ifdef RANKK_SCAN_AVX2
     if constexpr (nonzero_avx2_type<R>) {
-        // (AVX2, BMI1 and POPCNT, asked once)
-        static const bool avx2 = __builtin_cpu_supports("avx2") &&
-                                 __builtin_cpu_supports("bmi") &&
-                                 __builtin_cpu_supports("popcnt");
-        if (avx2) {
+        if (scan_avx2()) {
             n_out = list_nonzero_avx2<R>(rel.y, m, idx, most, pf, per_item, bytes);
             if (n_out > most) return false;
             for (int64_t i = 0; i < n_out; ++i) dat[i] = (double)rel.y[idx[i]];

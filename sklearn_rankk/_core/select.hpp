@@ -16,16 +16,8 @@
 #include <vector>
 
 #include "_simd.h"
+#include "scan.hpp"
 #include "scratch.hpp"
-
-// The scan's AVX2 copy (list_reaching_avx2), gcc on x86-64; not with
-// RANKK_NO_AVX2_SCAN (CI's serial kernel, so that the SSE2 scan is tested
-// too, as on a CPU without AVX2).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && \
-    !defined(RANKK_NO_AVX2_SCAN)
-#include <immintrin.h>
-#define RANKK_SCAN_AVX2 1
-#endif
 
 namespace rankk {
 
@@ -65,92 +57,6 @@ inline void sift_up(double *hv, int64_t *hj, int64_t i) {
         i = p;
     }
 }
-
-// Items of s[0..32) reaching `worst`, or NaN (bit i for s[i]).
-inline uint64_t reach32(const double *s, double worst) { return rankk_reach32_f64(s, worst); }
-inline uint64_t reach32(const float *s, double worst) { return rankk_reach32_f32(s, worst); }
-
-/* select_top's scan: the columns of the items of s reaching t (or NaN),
- * 32 at a time from column j, appended to ix[n..), while j + 32 <= m and
- * fewer than `room` are listed (checked after each chunk); returns the next
- * j. The AVX2 copy compares 4 doubles or 8 floats a vector where SSE2 takes
- * 2 or 4 (gcc's AVX2 intrinsics, called where the CPU has them, as in
- * few_keys.hpp): the same bits. */
-template <class S>
-int64_t list_reaching(const S *s, int64_t m, int64_t j, double t, int64_t *ix, size_t &n,
-                      size_t room) {
-    size_t q = n;  // (in a register: ix could alias n)
-    while (j + 32 <= m) {
-        uint64_t mask = reach32(s + j, t);
-        while (mask) {
-            ix[q++] = j + rankk_ctz64(mask);
-            mask &= mask - 1;
-        }
-        j += 32;
-        if (q >= room) break;
-    }
-    n = q;
-    return j;
-}
-
-#ifdef RANKK_SCAN_AVX2
-
-/* The bits of the 32 comparisons, with no early exit (most chunks of a row
- * hold a candidate when about 2K of its items are). */
-__attribute__((target("avx2"))) inline uint64_t reach32_avx2(const double *s, double worst) {
-    const __m256d w = _mm256_set1_pd(worst);
-    uint64_t mask = 0;
-    for (int i = 0; i < 8; ++i) {
-        const __m256d c = _mm256_cmp_pd(_mm256_loadu_pd(s + 4 * i), w, _CMP_NLT_UQ);  // NaN: set
-        mask |= (uint64_t)_mm256_movemask_pd(c) << (4 * i);
-    }
-    return mask;
-}
-
-__attribute__((target("avx2"))) inline uint64_t reach32_avx2(const float *s, double worst) {
-    const __m256 w = _mm256_set1_ps((float)worst);  // (a kept score: exactly a float)
-    uint64_t mask = 0;
-    for (int i = 0; i < 4; ++i) {
-        const __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(s + 8 * i), w, _CMP_NLT_UQ);
-        mask |= (uint64_t)_mm256_movemask_ps(c) << (8 * i);
-    }
-    return mask;
-}
-
-/* The hits' columns are written four at a time whatever their number (the
- * writes past the hits are overwritten or never read: ix has 32 slots to spare),
- * then the rest, if any: a chunk costs no branch on its number of hits.
- * tzcnt of 0 is 64. */
-// Whether the CPU (and its OS) runs list_reaching_avx2: AVX2, BMI1 and
-// POPCNT (every AVX2 CPU has the other two; a virtual machine may hide
-// them). Asked once.
-inline bool scan_avx2() {
-    static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-                           __builtin_cpu_supports("popcnt");
-    return ok;
-}
-
-template <class S>
-__attribute__((target("avx2,bmi,popcnt"))) int64_t list_reaching_avx2(
-    const S *s, int64_t m, int64_t j, double t, int64_t *ix, size_t &n, size_t room) {
-    size_t q = n;  // (in a register: ix could alias n)
-    while (j + 32 <= m) {
-        uint64_t mask = reach32_avx2(s + j, t);
-        const size_t hits = (size_t)_mm_popcnt_u64(mask);
-        int64_t *o = ix + q;
-        for (int u = 0; u < 4; ++u) {
-            o[u] = j + (int64_t)_tzcnt_u64(mask);
-            mask = _blsr_u64(mask);
-        }
-        for (o += 4; mask; mask = _blsr_u64(mask)) *o++ = j + (int64_t)_tzcnt_u64(mask);
-        q += hits;
-        j += 32;
-        if (q >= room) break;
-    }
-    n = q;
-    return j;
-}
-#endif
 
 constexpr int64_t SMALL_K = 64;  // sorted buffer up to here, a heap above
 
