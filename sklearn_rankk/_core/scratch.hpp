@@ -164,6 +164,7 @@ struct Scratch {
     int64_t prev_at_lo = 0, prev_at_hi = 0;
     bool prev_ends_set = false;
     bool prev_sorted = false;  // sc.prev in descending order (column_order_ranks)
+    // the last row's threshold (next_guess's moving average), once set
     double guess = 0.0;
     bool guess_set = false;
     // the radix sort of a whole row: keys, columns, digit counts
